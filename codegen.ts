@@ -1,0 +1,29 @@
+import type { CodegenConfig } from '@graphql-codegen/cli';
+
+/**
+ * Turns the example operations into typed documents for the tests. CI runs it
+ * and fails when test/generated/ differs from what is committed.
+ */
+const config: CodegenConfig = {
+  schema: 'schema.graphql',
+  documents: ['test/operations/*.graphql', 'src/gateway/graphiql-example.ts'],
+  generates: {
+    'test/generated/': {
+      preset: 'client',
+      presetConfig: { fragmentMasking: false },
+      config: {
+        useTypeImports: true,
+        emitLegacyCommonJSImports: false,
+        enumsAsTypes: true,
+        scalars: {
+          CountryCode: 'string',
+          Date: 'string',
+          DateTime: 'string',
+          URL: 'string',
+        },
+      },
+    },
+  },
+};
+
+export default config;

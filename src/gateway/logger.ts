@@ -1,0 +1,22 @@
+import { pino, type DestinationStream, type Logger } from 'pino';
+import type { LogLevel } from './config.js';
+
+export type { Logger };
+
+/**
+ * JSON lines on stdout. Paths that could carry a credential are redacted as a
+ * second line of defence; no code path is meant to log them in the first place.
+ */
+export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
+  return pino(
+    {
+    level,
+    base: { service: 'company-search-gateway' },
+    redact: {
+      paths: ['clientSecret', '*.clientSecret', 'authorization', '*.authorization', 'headers.authorization', 'token', '*.token'],
+      censor: '[redacted]',
+    },
+  },
+    destination,
+  );
+}

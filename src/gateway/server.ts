@@ -1,0 +1,90 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { UpstreamClient } from '../upstream/client.js';
+import type { GatewayConfig, UpstreamTarget } from './config.js';
+import type { Logger } from './logger.js';
+import { createGateway, GRAPHQL_PATH } from './yoga.js';
+
+/** Largest upstream body read; a full page of 50 results is far below it. */
+export const MAX_UPSTREAM_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+/** How long open requests may finish after shutdown begins. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+export interface RunningGateway {
+  /** Base URL, e.g. `http://127.0.0.1:4000`. */
+  url: string;
+  graphqlUrl: string;
+  upstream: UpstreamClient;
+  close(): Promise<void>;
+}
+
+/** Builds the upstream client and the gateway for `target`, and listens on the configured address. */
+export async function startGateway(
+  config: Omit<GatewayConfig, 'upstream'>,
+  target: UpstreamTarget,
+  logger: Logger,
+): Promise<RunningGateway> {
+  const upstream = new UpstreamClient({
+    baseUrl: target.url,
+    credentials: { clientId: target.clientId, clientSecret: target.clientSecret },
+    pageParam: config.upstreamPageParam,
+    http: {
+      connections: config.upstreamConnections,
+      connectTimeoutMs: config.upstreamConnectTimeoutMs,
+      headersTimeoutMs: config.upstreamHeadersTimeoutMs,
+      bodyTimeoutMs: config.upstreamBodyTimeoutMs,
+      maxResponseBytes: MAX_UPSTREAM_RESPONSE_BYTES,
+    },
+    cache: {
+      ttlMs: config.cacheTtlMs,
+      staleWhileRevalidateMs: config.cacheStaleWhileRevalidateMs,
+      maxBytes: config.cacheMaxBytes,
+    },
+    onInvalidFields: (query, paths) =>
+      logger.warn({ jurisdiction: query.jurisdiction, fields: paths.slice(0, 20), count: paths.length }, 'Upstream sent malformed fields; read them as null'),
+  });
+  const gateway = createGateway({ upstream, limits: { maxQueryLength: config.searchMaxQueryLength }, logger });
+
+  const server = createServer((request, response) => {
+    const startedAt = performance.now();
+    response.once('finish', () =>
+      logger.info(
+        {
+          method: request.method,
+          path: request.url?.split('?', 1)[0],
+          status: response.statusCode,
+          durationMs: Math.round((performance.now() - startedAt) * 100) / 100,
+        },
+        'request',
+      ),
+    );
+    void gateway(request, response);
+  });
+  server.keepAliveTimeout = 5_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  const url = `http://${host}:${port}`;
+
+  return {
+    url,
+    graphqlUrl: `${url}${GRAPHQL_PATH}`,
+    upstream,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const forced = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      await closed;
+      clearTimeout(forced);
+      await upstream.close();
+    },
+  };
+}

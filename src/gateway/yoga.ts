@@ -1,0 +1,35 @@
+import { createYoga } from 'graphql-yoga';
+import type { GatewayContext, SearchLimits } from '../schema/context.js';
+import { schema } from '../schema/index.js';
+import type { UpstreamClient } from '../upstream/client.js';
+import { GRAPHIQL_EXAMPLE_QUERY } from './graphiql-example.js';
+import type { Logger } from './logger.js';
+import { createErrorMasker } from './mask-error.js';
+
+export const GRAPHQL_PATH = '/graphql';
+export const HEALTH_PATH = '/health';
+
+export interface GatewayOptions {
+  upstream: UpstreamClient;
+  limits: SearchLimits;
+  logger: Logger;
+}
+
+/** The GraphQL gateway as a request handler; `server.ts` puts it on a port. */
+export function createGateway({ upstream, limits, logger }: GatewayOptions) {
+  return createYoga<object, GatewayContext>({
+    schema,
+    graphqlEndpoint: GRAPHQL_PATH,
+    healthCheckEndpoint: HEALTH_PATH,
+    landingPage: false,
+    context: { upstream, limits },
+    graphiql: { title: 'Company search', defaultQuery: GRAPHIQL_EXAMPLE_QUERY.trim() },
+    maskedErrors: { maskError: createErrorMasker(logger) },
+    logging: {
+      debug: (...args) => logger.debug(args.map(String).join(' ')),
+      info: (...args) => logger.info(args.map(String).join(' ')),
+      warn: (...args) => logger.warn(args.map(String).join(' ')),
+      error: (...args) => logger.error(args.map(String).join(' ')),
+    },
+  });
+}

@@ -1,0 +1,49 @@
+import { ConfigError, describeConfig, readConfig, type UpstreamTarget } from './gateway/config.js';
+import { createLogger, type Logger } from './gateway/logger.js';
+import { startGateway } from './gateway/server.js';
+import { startLookupService, type LookupService } from './lookup-service/index.js';
+
+/**
+ * `npm start`: the gateway in front of UPSTREAM_URL, or, when that is unset,
+ * in front of an embedded lookup service started here with fresh credentials.
+ */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = readConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+  const logger = createLogger(config.logLevel);
+
+  const { target, lookupService } = config.upstream
+    ? { target: config.upstream, lookupService: undefined }
+    : await startEmbeddedUpstream(logger);
+
+  const gateway = await startGateway(config, target, logger);
+  logger.info({ config: describeConfig(config) }, 'Configuration');
+  logger.info({ graphiql: gateway.graphqlUrl }, `Gateway ready: GraphiQL at ${gateway.graphqlUrl}`);
+
+  const shutdown = async (signal: NodeJS.Signals) => {
+    logger.info({ signal }, 'Shutting down');
+    await gateway.close();
+    await lookupService?.close();
+    logger.info('Stopped');
+    process.exit(0);
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}
+
+async function startEmbeddedUpstream(logger: Logger): Promise<{ target: UpstreamTarget; lookupService: LookupService }> {
+  const lookupService = await startLookupService();
+  logger.info({ url: lookupService.url }, 'Embedded lookup service started (UPSTREAM_URL is unset)');
+  return { target: { url: new URL(lookupService.url), ...lookupService.credentials }, lookupService };
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Gateway failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

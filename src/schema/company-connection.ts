@@ -1,0 +1,72 @@
+import type { Company } from '../upstream/company.js';
+import type { SearchPage } from '../upstream/client.js';
+import { normalizeSearchQuery, searchQueryKey } from '../upstream/search-query.js';
+import { builder } from './builder.js';
+import { CompanyRef } from './company.js';
+import { decodeCursor, encodeCursor, searchFingerprint } from './cursor.js';
+import { checkQueryLength, resolvePageSize, searchArgs } from './search-arguments.js';
+
+interface CompanyConnectionShape {
+  edges: { cursor: string; node: Company }[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+  page: SearchPage;
+}
+
+export const CompanyConnectionRef = builder.connectionObject(
+  {
+    type: CompanyRef,
+    name: 'CompanyConnection',
+    description:
+      'One page of a company search. The upstream serves one window of results per search; `reachableCount` says how many of `totalCount` can be paged through.',
+    fields: (t) => ({
+      totalCount: t.int({
+        description: 'How many companies match the search in all, as the upstream counts them.',
+        resolve: (connection) => (connection as CompanyConnectionShape).page.totalCount,
+      }),
+      reachableCount: t.int({
+        description: 'How many of the matches can be paged through; `hasNextPage` is false past them.',
+        resolve: (connection) => (connection as CompanyConnectionShape).page.reachableCount,
+      }),
+      fetchedAt: t.field({
+        type: 'DateTime',
+        description: 'When these results were fetched from the upstream.',
+        resolve: (connection) => (connection as CompanyConnectionShape).page.fetchedAt,
+      }),
+      stale: t.boolean({
+        description: 'Whether these results are older than the cache TTL and are being refreshed.',
+        resolve: (connection) => (connection as CompanyConnectionShape).page.stale,
+      }),
+    }),
+  },
+  { name: 'CompanyEdge', description: 'A company in a page of search results, with its cursor.' },
+);
+
+builder.queryField('searchCompanies', (t) =>
+  t.field({
+    type: CompanyConnectionRef,
+    description:
+      'Searches the companies of one jurisdiction by name or number: an exact number match first, then by relevance of the name. Identical searches are answered from a shared cache.',
+    args: searchArgs,
+    resolve: async (_root, args, context, info) => {
+      const limit = resolvePageSize(args, info);
+      const query = normalizeSearchQuery(args.q, args.jurisdiction);
+      checkQueryLength(query.q, context.limits.maxQueryLength);
+      const fingerprint = searchFingerprint(searchQueryKey(query));
+      const offset = args.after ? decodeCursor(args.after, fingerprint, 'after') + 1 : 0;
+
+      const page = await context.upstream.searchPage({ query, offset, limit });
+      const edges = page.companies.map((node, index) => ({ cursor: encodeCursor(fingerprint, offset + index), node }));
+      const connection: CompanyConnectionShape = {
+        edges,
+        pageInfo: {
+          hasNextPage: offset + edges.length < page.reachableCount && edges.length === limit,
+          hasPreviousPage: offset > 0,
+          startCursor: edges[0]?.cursor ?? null,
+          endCursor: edges.at(-1)?.cursor ?? null,
+        },
+        page,
+      };
+      return connection;
+    },
+  }),
+);

@@ -1,0 +1,79 @@
+import type { Company } from '../upstream/company.js';
+import { AddressRef } from './address.js';
+import { AvatarRef } from './avatar.js';
+import { builder } from './builder.js';
+import { CompanyStatusRef, toCompanyStatus } from './company-status.js';
+import { companyNumberArgs, jurisdictionArgs } from './search-arguments.js';
+import { PreviousNameRef } from './previous-name.js';
+
+/** The local part of a company's global ID; numbers are unique only within a jurisdiction. */
+function keyOf(jurisdiction: string, companyNumber: string): string {
+  return `${jurisdiction}:${companyNumber}`;
+}
+
+function companyKey(company: Company): string {
+  return keyOf(company.jurisdiction, company.companyNumber);
+}
+
+function parseCompanyKey(key: string): { jurisdiction: string; companyNumber: string } {
+  return { jurisdiction: key.slice(0, 2), companyNumber: key.slice(3) };
+}
+
+export const CompanyRef = builder.loadableNode('Company', {
+  description: 'A company on the register of one jurisdiction.',
+  id: { resolve: companyKey },
+  toKey: companyKey,
+  cacheResolved: true,
+  load: (keys: string[], context) =>
+    Promise.all(
+      keys.map(async (key) => {
+        const { jurisdiction, companyNumber } = parseCompanyKey(key);
+        try {
+          return await context.upstream.findCompany(jurisdiction, companyNumber);
+        } catch (error) {
+          return error as Error;
+        }
+      }),
+    ),
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'Registered name.' }),
+    companyNumber: t.exposeString('companyNumber', {
+      description: 'Number on the register; opaque, unique only together with `jurisdiction`.',
+    }),
+    jurisdiction: t.expose('jurisdiction', { type: 'CountryCode', description: 'Country of the register.' }),
+    status: t.field({
+      type: CompanyStatusRef,
+      nullable: true,
+      description: 'Status on the register; `UNKNOWN` for a value this gateway does not know yet.',
+      resolve: (company) => (company.status === null ? null : toCompanyStatus(company.status)),
+    }),
+    statusText: t.exposeString('status', { nullable: true, description: 'The status exactly as the register gives it.' }),
+    address: t.expose('address', { type: AddressRef, nullable: true, description: 'Registered address.' }),
+    incorporatedDate: t.expose('incorporatedDate', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the company was incorporated (UTC).',
+    }),
+    isPlatformMember: t.exposeBoolean('isPlatformMember', {
+      nullable: true,
+      description: 'Whether the company is a member of the platform that runs the lookup service.',
+    }),
+    previousNames: t.expose('previousNames', {
+      type: [PreviousNameRef],
+      description: 'Names the company was registered under before, as the register lists them.',
+    }),
+    avatar: t.expose('avatar', { type: AvatarRef, nullable: true, description: 'Logo or initials to show.' }),
+  }),
+});
+
+builder.queryField('company', (t) =>
+  t.field({
+    type: CompanyRef,
+    nullable: true,
+    description:
+      'The company with this exact number on the register of `jurisdiction`, or null when there is none. Several lookups in one request are batched and de-duplicated.',
+    args: { ...jurisdictionArgs, ...companyNumberArgs },
+    resolve: (_root, { jurisdiction, companyNumber }, context) =>
+      CompanyRef.getDataloader(context).load(keyOf(jurisdiction, companyNumber.trim())),
+  }),
+);

@@ -1,0 +1,25 @@
+import { GraphQLError, Kind } from 'graphql';
+import { DateResolver, DateTimeResolver, URLResolver } from 'graphql-scalars';
+import { builder } from './builder.js';
+
+builder.addScalarType('DateTime', DateTimeResolver);
+builder.addScalarType('Date', DateResolver);
+builder.addScalarType('URL', URLResolver);
+
+function readCountryCode(value: unknown): string {
+  if (typeof value !== 'string') {
+    throw new GraphQLError('CountryCode must be a string such as "GB"', { extensions: { code: 'BAD_USER_INPUT' } });
+  }
+  return value.trim().toUpperCase();
+}
+
+/**
+ * Input is only normalized here (trimmed, upper-cased); whether it is a real
+ * ISO code is checked with the argument, so the error can name the argument.
+ */
+builder.scalarType('CountryCode', {
+  description: 'An ISO 3166-1 alpha-2 country code such as `GB` or `IE`; lower case is accepted on input.',
+  serialize: (value) => value,
+  parseValue: readCountryCode,
+  parseLiteral: (node) => readCountryCode(node.kind === Kind.STRING ? node.value : undefined),
+});

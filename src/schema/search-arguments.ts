@@ -1,0 +1,82 @@
+import { Kind, type GraphQLResolveInfo } from 'graphql';
+import { z } from 'zod';
+import { UPSTREAM_MAX_PAGE_SIZE } from '../upstream/client.js';
+import { builder } from './builder.js';
+import { isCountryCode } from './country-code.js';
+import { BadUserInputError } from './errors.js';
+
+export const DEFAULT_PAGE_SIZE = 20;
+
+const pageSizeRule = z
+  .number()
+  .int()
+  .min(1, `must be from 1 to ${UPSTREAM_MAX_PAGE_SIZE}`)
+  .max(UPSTREAM_MAX_PAGE_SIZE, `must be from 1 to ${UPSTREAM_MAX_PAGE_SIZE}`);
+
+export const jurisdictionArgs = builder.args((t) => ({
+  jurisdiction: t.field({
+    type: 'CountryCode',
+    required: true,
+    description: 'ISO 3166-1 alpha-2 code of the register to search, e.g. `GB` or `IE`; lower case is accepted.',
+    validate: z.string().refine(isCountryCode, {
+      error: (issue) => `${JSON.stringify(issue.input)} is not an ISO 3166-1 alpha-2 country code such as "GB" or "IE"`,
+    }),
+  }),
+}));
+
+export const companyNumberArgs = builder.args((t) => ({
+  companyNumber: t.string({
+    required: true,
+    description: 'The company number exactly as registered, e.g. `01234567` or `SC123456`; case is ignored.',
+    validate: z.string().refine((number) => number.trim() !== '', 'must not be empty or blank'),
+  }),
+}));
+
+export const searchArgs = builder.args((t) => ({
+  q: t.string({
+    required: true,
+    description:
+      'Company name or company number to search for. Surrounding whitespace is ignored and inner runs of whitespace count as one space.',
+    validate: z.string().refine((q) => q.trim() !== '', 'must not be empty or blank'),
+  }),
+  ...jurisdictionArgs,
+  pageSize: t.int({
+    defaultValue: DEFAULT_PAGE_SIZE,
+    description: `How many results to return, from 1 to ${UPSTREAM_MAX_PAGE_SIZE}.`,
+    validate: pageSizeRule,
+  }),
+  first: t.int({
+    description: 'The Relay name for `pageSize`; when both are given they must be equal.',
+    validate: pageSizeRule,
+  }),
+  after: t.string({
+    description: 'Cursor of the result to continue after, from `endCursor` or an edge of this same search.',
+  }),
+}));
+
+/** Applies the rules that depend on configuration or on more than one argument. */
+export function resolvePageSize(
+  args: { pageSize?: number | null; first?: number | null },
+  info: GraphQLResolveInfo,
+): number {
+  const pageSize = args.pageSize ?? DEFAULT_PAGE_SIZE;
+  if (args.first === null || args.first === undefined) return pageSize;
+  if (isArgumentGiven(info, 'pageSize') && pageSize !== args.first) {
+    throw new BadUserInputError('first', `is the Relay name for pageSize; both were given and differ (${args.first} and ${pageSize})`);
+  }
+  return args.first;
+}
+
+export function checkQueryLength(q: string, maxQueryLength: number): void {
+  if (q.length > maxQueryLength) {
+    throw new BadUserInputError('q', `must be at most ${maxQueryLength} characters long, got ${q.length}`);
+  }
+}
+
+/** Whether the client wrote the argument, as opposed to the schema's default filling it in. */
+function isArgumentGiven(info: GraphQLResolveInfo, name: string): boolean {
+  const argument = info.fieldNodes[0]?.arguments?.find((node) => node.name.value === name);
+  if (!argument) return false;
+  if (argument.value.kind !== Kind.VARIABLE) return true;
+  return Object.hasOwn(info.variableValues, argument.value.name.value);
+}

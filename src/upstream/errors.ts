@@ -1,0 +1,65 @@
+/**
+ * One class per kind of upstream failure, each with a stable `code` that the
+ * gateway exposes as `extensions.code`. Messages say what failed and where, and
+ * never carry the client secret, the service token or a raw upstream body.
+ */
+export type UpstreamErrorCode =
+  | 'UPSTREAM_AUTH_FAILED'
+  | 'UPSTREAM_RATE_LIMITED'
+  | 'UPSTREAM_UNAVAILABLE'
+  | 'UPSTREAM_TIMEOUT'
+  | 'UPSTREAM_BAD_RESPONSE'
+  | 'UPSTREAM_REJECTED_QUERY';
+
+export abstract class UpstreamError extends Error {
+  abstract readonly code: UpstreamErrorCode;
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The token endpoint refused the client credentials. */
+export class UpstreamAuthError extends UpstreamError {
+  readonly code = 'UPSTREAM_AUTH_FAILED';
+}
+
+/** The upstream answered 429: this partner is over its quota. */
+export class UpstreamRateLimitedError extends UpstreamError {
+  readonly code = 'UPSTREAM_RATE_LIMITED';
+}
+
+/** The upstream answered 5xx, or no connection could be made or kept. */
+export class UpstreamUnavailableError extends UpstreamError {
+  readonly code = 'UPSTREAM_UNAVAILABLE';
+}
+
+/** Connecting, waiting for headers or reading the body took too long. */
+export class UpstreamTimeoutError extends UpstreamError {
+  readonly code = 'UPSTREAM_TIMEOUT';
+}
+
+/** The upstream answered with a body that is not JSON or not of the documented shape. */
+export class UpstreamBadResponseError extends UpstreamError {
+  readonly code = 'UPSTREAM_BAD_RESPONSE';
+}
+
+/**
+ * The upstream answered 400 to a search the gateway considered valid. Not
+ * transient: the same search will be refused again.
+ */
+export class UpstreamRejectedQueryError extends UpstreamError {
+  readonly code = 'UPSTREAM_REJECTED_QUERY';
+}
+
+/** The error for a status that the endpoint's own handling does not expect. */
+export function errorForStatus(status: number, where: string): UpstreamError {
+  if (status === 429) {
+    return new UpstreamRateLimitedError(`Company lookup service rate-limited ${where} (429)`);
+  }
+  if (status >= 500) {
+    return new UpstreamUnavailableError(`Company lookup service failed on ${where} (${status})`);
+  }
+  return new UpstreamBadResponseError(`Company lookup service answered ${where} with unexpected status ${status}`);
+}

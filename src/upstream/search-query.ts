@@ -1,0 +1,19 @@
+/** A search as the upstream sees it: the same normalized query always gets the same answer. */
+export interface SearchQuery {
+  q: string;
+  jurisdiction: string;
+}
+
+/**
+ * Trims `q` and collapses its inner whitespace, upper-cases the jurisdiction,
+ * and changes nothing else: case, punctuation and leading zeros may matter to
+ * the upstream.
+ */
+export function normalizeSearchQuery(q: string, jurisdiction: string): SearchQuery {
+  return { q: q.trim().replace(/\s+/g, ' '), jurisdiction: jurisdiction.trim().toUpperCase() };
+}
+
+/** A key that identifies a normalized query, for caches and cursors. */
+export function searchQueryKey(query: SearchQuery): string {
+  return `${query.jurisdiction}\u0000${query.q}`;
+}

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ConfigError,
+  DEFAULT_CACHE_MAX_BYTES,
+  DEFAULT_CACHE_STALE_WHILE_REVALIDATE_MS,
+  DEFAULT_CACHE_TTL_MS,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  DEFAULT_SEARCH_MAX_QUERY_LENGTH,
+  describeConfig,
+  readConfig,
+} from '../../src/gateway/config.js';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    readConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('readConfig accepted the environment');
+}
+
+describe('readConfig', () => {
+  it('uses the documented defaults and the embedded upstream when nothing is set', () => {
+    const config = readConfig({});
+    expect(config).toMatchObject({
+      host: DEFAULT_HOST,
+      port: DEFAULT_PORT,
+      upstream: undefined,
+      upstreamPageParam: undefined,
+      cacheTtlMs: DEFAULT_CACHE_TTL_MS,
+      cacheStaleWhileRevalidateMs: DEFAULT_CACHE_STALE_WHILE_REVALIDATE_MS,
+      cacheMaxBytes: DEFAULT_CACHE_MAX_BYTES,
+      searchMaxQueryLength: DEFAULT_SEARCH_MAX_QUERY_LENGTH,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads a real upstream with its credentials and page parameter', () => {
+    const config = readConfig({
+      UPSTREAM_URL: 'https://lookup.example.com/api',
+      UPSTREAM_CLIENT_ID: 'gateway',
+      UPSTREAM_CLIENT_SECRET: 's3cret',
+      UPSTREAM_PAGE_PARAM: 'page',
+      PORT: '8080',
+      CACHE_TTL_MS: '1000',
+    });
+    expect(config.upstream).toEqual({
+      url: new URL('https://lookup.example.com/api'),
+      clientId: 'gateway',
+      clientSecret: 's3cret',
+    });
+    expect(config).toMatchObject({ upstreamPageParam: 'page', port: 8080, cacheTtlMs: 1000 });
+  });
+
+  it('names every bad value in one error', () => {
+    expect(
+      problemsOf({
+        PORT: '70000',
+        CACHE_TTL_MS: '5m',
+        UPSTREAM_URL: 'ftp://lookup.example.com',
+        LOG_LEVEL: 'loud',
+        SEARCH_MAX_QUERY_LENGTH: '-1',
+      }),
+    ).toEqual([
+      'PORT must be a whole number from 0 to 65535, got "70000"',
+      'UPSTREAM_URL must be an http:// or https:// URL, got "ftp://lookup.example.com"',
+      'CACHE_TTL_MS must be a whole number from 1 to 604800000, got "5m"',
+      'SEARCH_MAX_QUERY_LENGTH must be a whole number from 1 to 10000, got "-1"',
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+    ]);
+  });
+
+  it('requires both credentials with UPSTREAM_URL, and UPSTREAM_URL with credentials', () => {
+    expect(problemsOf({ UPSTREAM_URL: 'https://lookup.example.com' })).toEqual([
+      'UPSTREAM_CLIENT_ID is required when UPSTREAM_URL is set',
+      'UPSTREAM_CLIENT_SECRET is required when UPSTREAM_URL is set',
+    ]);
+    expect(problemsOf({ UPSTREAM_CLIENT_SECRET: 'x' })).toEqual([
+      'UPSTREAM_CLIENT_ID and UPSTREAM_CLIENT_SECRET are set but UPSTREAM_URL is not; set UPSTREAM_URL too',
+    ]);
+  });
+
+  it('refuses credentials or a query inside UPSTREAM_URL, and never echoes them', () => {
+    const problems = problemsOf({
+      UPSTREAM_URL: 'https://gateway:hunter2@lookup.example.com',
+      UPSTREAM_CLIENT_ID: 'a',
+      UPSTREAM_CLIENT_SECRET: 'b',
+    });
+    expect(problems).toEqual(['UPSTREAM_URL must not carry credentials, a query or a fragment; give the base URL only']);
+  });
+});
+
+describe('describeConfig', () => {
+  it('prints the configuration without the client secret', () => {
+    const config = readConfig({
+      UPSTREAM_URL: 'https://lookup.example.com',
+      UPSTREAM_CLIENT_ID: 'gateway',
+      UPSTREAM_CLIENT_SECRET: 'very-secret-value',
+    });
+    const printed = JSON.stringify(describeConfig(config));
+    expect(printed).not.toContain('very-secret-value');
+    expect(describeConfig(config).upstream).toEqual({
+      url: 'https://lookup.example.com/',
+      clientId: 'gateway',
+      clientSecret: '[redacted]',
+    });
+  });
+});

@@ -1,0 +1,73 @@
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { print } from 'graphql';
+import { request } from 'undici';
+import { readConfig, type GatewayConfig } from '../../src/gateway/config.js';
+import { createLogger } from '../../src/gateway/logger.js';
+import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
+import { startLookupService, type LookupService, type LookupServiceOptions } from '../../src/lookup-service/index.js';
+
+export interface GraphQLResponse<TData> {
+  status: number;
+  body: {
+    data?: TData | null;
+    errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }[];
+    extensions?: Record<string, unknown>;
+  };
+}
+
+export interface Stack {
+  lookup: LookupService;
+  gateway: RunningGateway;
+  /** Every line the gateway logged, as written. */
+  logs: string[];
+  execute<TData, TVariables>(document: TypedDocumentNode<TData, TVariables>, variables: TVariables): Promise<GraphQLResponse<TData>>;
+  /** Posts any JSON body to /graphql. */
+  post(body: unknown, headers?: Record<string, string>): Promise<{ status: number; text: string }>;
+  get(path: string, headers?: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; text: string }>;
+  close(): Promise<void>;
+}
+
+export interface StackOptions {
+  lookup?: LookupServiceOptions;
+  gateway?: Partial<Omit<GatewayConfig, 'upstream'>>;
+}
+
+/** The embedded lookup service and a gateway in front of it, both on loopback ports of their own. */
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const lookup = await startLookupService(options.lookup);
+  const logs: string[] = [];
+  const config = { ...readConfig({}), port: 0, logLevel: 'debug' as const, ...options.gateway };
+  const gateway = await startGateway(
+    config,
+    { url: new URL(lookup.url), ...lookup.credentials },
+    createLogger(config.logLevel, { write: (line: string) => logs.push(line) }),
+  );
+
+  const post = async (body: unknown, headers: Record<string, string> = {}) => {
+    const response = await request(gateway.graphqlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    return { status: response.statusCode, text: await response.body.text() };
+  };
+
+  return {
+    lookup,
+    gateway,
+    logs,
+    post,
+    async execute(document, variables) {
+      const { status, text } = await post({ query: print(document), variables });
+      return { status, body: JSON.parse(text) };
+    },
+    async get(path, headers = {}) {
+      const response = await request(`${gateway.url}${path}`, { headers });
+      return { status: response.statusCode, headers: response.headers, text: await response.body.text() };
+    },
+    async close() {
+      await gateway.close();
+      await lookup.close();
+    },
+  };
+}
