@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SearchCompaniesDocument, type SearchCompaniesQuery } from '../generated/graphql.js';
+import { startStack, type GraphQLResponse, type Stack } from '../support/stack.js';
+
+const COMMON_WORD = 'holdings';
+
+describe('paging over an upstream without paging', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stack.close());
+  beforeEach(() => stack.lookup.counters.reset());
+
+  it('serves every page of the window from one upstream call of the largest page size', async () => {
+    const names: string[] = [];
+    let after: string | null = null;
+    let pages = 0;
+    for (;;) {
+      const { body }: GraphQLResponse<SearchCompaniesQuery> = await stack.execute(SearchCompaniesDocument, {
+        q: COMMON_WORD,
+        jurisdiction: 'GB',
+        pageSize: 15,
+        after,
+      });
+      const connection = body.data!.searchCompanies;
+      pages += 1;
+      names.push(...connection.edges.map((edge) => edge.node.companyNumber));
+      expect(connection.reachableCount).toBe(50);
+      expect(connection.totalCount).toBeGreaterThan(50);
+      expect(connection.pageInfo.hasPreviousPage).toBe(after !== null);
+      if (!connection.pageInfo.hasNextPage) break;
+      after = connection.pageInfo.endCursor;
+    }
+    expect(pages).toBe(4);
+    expect(names).toHaveLength(50);
+    expect(new Set(names).size).toBe(50);
+    expect(stack.lookup.counters.searchRequests).toBe(1);
+    expect(stack.lookup.counters.searchQueries).toHaveLength(1);
+    expect(new URLSearchParams(stack.lookup.counters.searchQueries[0]).get('pageSize')).toBe('50');
+  });
+
+  it('gives the same results page by page as in one page of 50', async () => {
+    const whole = await stack.execute(SearchCompaniesDocument, { q: COMMON_WORD, jurisdiction: 'GB', pageSize: 50 });
+    const firstHalf = await stack.execute(SearchCompaniesDocument, { q: COMMON_WORD, jurisdiction: 'GB', first: 25 });
+    const secondHalf = await stack.execute(SearchCompaniesDocument, {
+      q: COMMON_WORD,
+      jurisdiction: 'GB',
+      first: 25,
+      after: firstHalf.body.data!.searchCompanies.pageInfo.endCursor,
+    });
+    const ids = (response: typeof whole) => response.body.data!.searchCompanies.edges.map((edge) => edge.node.id);
+    expect([...ids(firstHalf), ...ids(secondHalf)]).toEqual(ids(whole));
+    expect(whole.body.data!.searchCompanies.edges.map((edge) => edge.cursor)).toEqual([
+      ...firstHalf.body.data!.searchCompanies.edges.map((edge) => edge.cursor),
+      ...secondHalf.body.data!.searchCompanies.edges.map((edge) => edge.cursor),
+    ]);
+    expect(secondHalf.body.data!.searchCompanies.pageInfo.hasNextPage).toBe(false);
+  });
+
+  it('uses pageSize 20 when neither pageSize nor first is given, and accepts both when equal', async () => {
+    const byDefault = await stack.execute(SearchCompaniesDocument, { q: COMMON_WORD, jurisdiction: 'GB' });
+    expect(byDefault.body.data!.searchCompanies.edges).toHaveLength(20);
+    const both = await stack.execute(SearchCompaniesDocument, { q: COMMON_WORD, jurisdiction: 'GB', pageSize: 7, first: 7 });
+    expect(both.body.data!.searchCompanies.edges).toHaveLength(7);
+    const firstOnly = await stack.execute(SearchCompaniesDocument, { q: COMMON_WORD, jurisdiction: 'GB', first: 3 });
+    expect(firstOnly.body.data!.searchCompanies.edges).toHaveLength(3);
+  });
+});
+
+describe('paging over an upstream that pages (UPSTREAM_PAGE_PARAM)', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ gateway: { upstreamPageParam: 'page' } });
+  });
+  afterAll(() => stack.close());
+  beforeEach(() => stack.lookup.counters.reset());
+
+  it('fetches the later windows with the page parameter and pages past 50', async () => {
+    const first = await stack.execute(SearchCompaniesDocument, { q: COMMON_WORD, jurisdiction: 'GB', pageSize: 40 });
+    const connection = first.body.data!.searchCompanies;
+    expect(connection.reachableCount).toBe(connection.totalCount);
+    expect(connection.pageInfo.hasNextPage).toBe(true);
+
+    const second = await stack.execute(SearchCompaniesDocument, {
+      q: COMMON_WORD,
+      jurisdiction: 'GB',
+      pageSize: 40,
+      after: connection.pageInfo.endCursor,
+    });
+    expect(second.body.errors).toBeUndefined();
+    expect(second.body.data!.searchCompanies.edges).toHaveLength(40);
+
+    const pagesAsked = stack.lookup.counters.searchQueries.map((query) =>
+      new URLSearchParams(query).get('page'),
+    );
+    expect(pagesAsked).toEqual(['1', '2']);
+
+    const whole = new Set([...connection.edges, ...second.body.data!.searchCompanies.edges].map((edge) => edge.node.id));
+    expect(whole.size).toBe(80);
+  });
+});

@@ -1,0 +1,117 @@
+import { createServer } from 'node:net';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readConfig } from '../../src/gateway/config.js';
+import { createLogger } from '../../src/gateway/logger.js';
+import { startGateway } from '../../src/gateway/server.js';
+import { SearchCompaniesDocument } from '../generated/graphql.js';
+import { startStack, type Stack } from '../support/stack.js';
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack({ gateway: { upstreamHeadersTimeoutMs: 300 } });
+});
+afterAll(() => stack.close());
+beforeEach(() => stack.lookup.counters.reset());
+afterEach(() => {
+  stack.lookup.knobs.clearFaults();
+  stack.lookup.knobs.searchLatencyMs = 0;
+});
+
+let distinct = 0;
+/** A query no earlier test has cached. */
+function freshQuery() {
+  distinct += 1;
+  return { q: `holdings ${distinct}`, jurisdiction: 'GB' };
+}
+
+async function expectCode(code: string, messagePart: string) {
+  const { status, body } = await stack.execute(SearchCompaniesDocument, freshQuery());
+  expect(status).toBe(200);
+  expect(body.data).toBeNull();
+  expect(body.errors).toEqual([
+    { message: expect.stringContaining(messagePart), locations: expect.any(Array), path: ['searchCompanies'], extensions: { code } },
+  ]);
+  return body;
+}
+
+describe('upstream failures get coded errors', () => {
+  it('maps a 429 to UPSTREAM_RATE_LIMITED', async () => {
+    stack.lookup.knobs.failSearch({ status: 429, body: '{"message":"Too many requests"}' });
+    await expectCode('UPSTREAM_RATE_LIMITED', 'rate-limited GET /v1/company/search (429)');
+  });
+
+  it.each([500, 502, 503])('maps a %i to UPSTREAM_UNAVAILABLE', async (status) => {
+    stack.lookup.knobs.failSearch({ status });
+    await expectCode('UPSTREAM_UNAVAILABLE', `failed on GET /v1/company/search (${status})`);
+  });
+
+  it('maps a body that is not JSON to UPSTREAM_BAD_RESPONSE', async () => {
+    stack.lookup.knobs.failSearch({ kind: 'malformed-json' });
+    await expectCode('UPSTREAM_BAD_RESPONSE', 'search response that is not JSON');
+  });
+
+  it('maps JSON without results to UPSTREAM_BAD_RESPONSE', async () => {
+    stack.lookup.knobs.failSearch({ kind: 'wrong-shape' });
+    await expectCode('UPSTREAM_BAD_RESPONSE', 'without a results array');
+  });
+
+  it('maps a 400 to UPSTREAM_REJECTED_QUERY with the upstream reason', async () => {
+    stack.lookup.knobs.failSearch({ status: 400, body: '{"message":"Unknown jurisdiction: ZZ"}' });
+    await expectCode('UPSTREAM_REJECTED_QUERY', 'rejected the search on GET /v1/company/search: Unknown jurisdiction: ZZ');
+  });
+
+  it('maps a dropped connection to UPSTREAM_UNAVAILABLE', async () => {
+    stack.lookup.knobs.failSearch({ kind: 'drop-connection' });
+    await expectCode('UPSTREAM_UNAVAILABLE', 'could not be reached for GET /v1/company/search');
+  });
+
+  it('maps a slow upstream to UPSTREAM_TIMEOUT', async () => {
+    stack.lookup.knobs.searchLatencyMs = 1_000;
+    await expectCode('UPSTREAM_TIMEOUT', 'timed out on GET /v1/company/search (UND_ERR_HEADERS_TIMEOUT)');
+  });
+
+  it('maps refused credentials to UPSTREAM_AUTH_FAILED', async () => {
+    stack.lookup.knobs.revokeTokens();
+    stack.lookup.knobs.failToken({ status: 401, body: '{"message":"Invalid client credentials"}' }, Infinity);
+    await expectCode('UPSTREAM_AUTH_FAILED', 'refused the client credentials on POST /v1/oauth/token (401)');
+  });
+
+  it('does not cache an error, and answers normally once the fault clears', async () => {
+    const query = freshQuery();
+    stack.lookup.knobs.failSearch({ status: 503 });
+    const failed = await stack.execute(SearchCompaniesDocument, query);
+    expect(failed.body.errors![0]!.extensions).toEqual({ code: 'UPSTREAM_UNAVAILABLE' });
+    const recovered = await stack.execute(SearchCompaniesDocument, query);
+    expect(recovered.body.errors).toBeUndefined();
+    expect(stack.lookup.counters.searchRequests).toBe(2);
+  });
+});
+
+describe('an upstream that cannot be reached', () => {
+  it('answers UPSTREAM_UNAVAILABLE when the connection is refused', async () => {
+    const closedPort = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    const gateway = await startGateway(
+      { ...readConfig({}), port: 0 },
+      { url: new URL(`http://127.0.0.1:${closedPort}`), clientId: 'id', clientSecret: 'secret' },
+      createLogger('silent'),
+    );
+    try {
+      const response = await fetch(gateway.graphqlUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ searchCompanies(q: "acme", jurisdiction: "GB") { totalCount } }' }),
+      });
+      const body = await response.json();
+      expect(body.errors[0].extensions).toEqual({ code: 'UPSTREAM_UNAVAILABLE' });
+      expect(body.errors[0].message).toContain('could not be reached for POST /v1/oauth/token (ECONNREFUSED)');
+    } finally {
+      await gateway.close();
+    }
+  });
+});
