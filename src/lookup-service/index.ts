@@ -1,0 +1,16 @@
+export { startLookupService } from './server.js';
+export type { LookupService } from './server.js';
+export type { LookupServiceOptions } from './options.js';
+export type { LookupServiceKnobs, ResultsMapper } from './knobs.js';
+export type { LookupServiceCounters } from './counters.js';
+export type { Fault } from './faults.js';
+export type { Quota } from './quota-meter.js';
+export { COMPANY_STATUSES } from './company.js';
+export type { Avatar, CompanyResult, CompanyStatus, PreviousName, StructuredAddress } from './company.js';
+export { createDataSet, DEFAULT_DATA_SET_OPTIONS } from './data-set.js';
+export type { DataSetOptions } from './data-set.js';
+export { defaultDataSet } from './default-data-set.js';
+export { allFixtureCompanies, fixtureCompanies, fixtureCompaniesByStatus } from './fixtures.js';
+export { SearchIndex } from './search-index.js';
+export type { SearchPage, SearchRequest } from './search-index.js';
+export { normaliseCompanyNumber, normaliseName } from './name-normalisation.js';

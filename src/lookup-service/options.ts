@@ -1,0 +1,74 @@
+import type { CompanyResult } from './company.js';
+import { randomCredentials } from './credentials.js';
+import { defaultDataSet } from './default-data-set.js';
+import type { InitialKnobs } from './knobs.js';
+import type { ClientCredentials } from './token-request.js';
+import { describe, requireDelayMs, requireInteger, requireNonEmptyString, requirePositiveFiniteNumber } from './validation.js';
+
+export interface LookupServiceOptions {
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** Default 0: an ephemeral port. */
+  port?: number;
+  /** Default: random, 'client_' and 16 hex digits. */
+  clientId?: string;
+  /** Default: 32 random bytes, base64url. */
+  clientSecret?: string;
+  /** Default 3600. */
+  tokenLifetimeSeconds?: number;
+  /** Default 0: delay before answering each search. */
+  searchLatencyMs?: number;
+  /** Default 0: delay before answering each token request. */
+  tokenLatencyMs?: number;
+  /** Default: the generated data set. */
+  companies?: readonly CompanyResult[];
+}
+
+export interface ResolvedOptions {
+  host: string;
+  port: number;
+  credentials: ClientCredentials;
+  knobs: InitialKnobs;
+  companies: readonly CompanyResult[];
+}
+
+const KNOWN_OPTIONS: ReadonlySet<string> = new Set([
+  'host',
+  'port',
+  'clientId',
+  'clientSecret',
+  'tokenLifetimeSeconds',
+  'searchLatencyMs',
+  'tokenLatencyMs',
+  'companies',
+]);
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
+
+/** Fills in defaults and rejects any invalid or unknown option before the service starts. */
+export function resolveOptions(options: LookupServiceOptions): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) throw new TypeError(`options must be an object, got ${describe(options)}`);
+  for (const name of Object.keys(options)) {
+    if (!KNOWN_OPTIONS.has(name)) throw new TypeError(`Unknown option: ${name}`);
+  }
+  if (options.companies !== undefined && !Array.isArray(options.companies)) {
+    throw new TypeError(`companies must be an array, got ${describe(options.companies)}`);
+  }
+  const generated = randomCredentials();
+  const resolved: Omit<ResolvedOptions, 'companies'> = {
+    host: requireNonEmptyString('host', options.host ?? DEFAULT_HOST),
+    port: requireInteger('port', options.port ?? 0, 0, 65_535),
+    credentials: {
+      clientId: requireNonEmptyString('clientId', options.clientId ?? generated.clientId),
+      clientSecret: requireNonEmptyString('clientSecret', options.clientSecret ?? generated.clientSecret),
+    },
+    knobs: {
+      searchLatencyMs: requireDelayMs('searchLatencyMs', options.searchLatencyMs ?? 0),
+      tokenLatencyMs: requireDelayMs('tokenLatencyMs', options.tokenLatencyMs ?? 0),
+      tokenLifetimeSeconds: requirePositiveFiniteNumber('tokenLifetimeSeconds', options.tokenLifetimeSeconds ?? DEFAULT_TOKEN_LIFETIME_SECONDS),
+    },
+  };
+  // Generating the default data set takes a moment, so only once everything else is known to be valid.
+  return { ...resolved, companies: options.companies ?? defaultDataSet() };
+}

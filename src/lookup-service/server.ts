@@ -1,0 +1,73 @@
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import { Counters } from './counters.js';
+import type { LookupServiceCounters } from './counters.js';
+import { Knobs } from './knobs.js';
+import type { LookupServiceKnobs } from './knobs.js';
+import { resolveOptions } from './options.js';
+import type { LookupServiceOptions } from './options.js';
+import { createRequestListener } from './request-handler.js';
+import { searchIndexFor } from './search-index.js';
+import type { ServiceContext } from './service-context.js';
+import { TokenStore } from './token-store.js';
+
+export interface LookupService {
+  /** e.g. 'http://127.0.0.1:40123', no trailing slash. */
+  readonly url: string;
+  readonly credentials: { readonly clientId: string; readonly clientSecret: string };
+  /** Mutable at run time by tests, in-process. */
+  readonly knobs: LookupServiceKnobs;
+  readonly counters: LookupServiceCounters;
+  /** Closes the server and every connection, including hanging ones; safe to call more than once. */
+  close(): Promise<void>;
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function serverUrl(server: Server): string {
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('The lookup service is not listening on a TCP port');
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+/** Starts the Company Lookup Service on its own HTTP server. */
+export async function startLookupService(options: LookupServiceOptions = {}): Promise<LookupService> {
+  const resolved = resolveOptions(options);
+  const tokens = new TokenStore();
+  const closing = new AbortController();
+  const context: ServiceContext = {
+    index: searchIndexFor(resolved.companies),
+    tokens,
+    knobs: new Knobs(resolved.knobs, tokens),
+    counters: new Counters(),
+    credentials: resolved.credentials,
+    closing: closing.signal,
+  };
+  const server = createServer(createRequestListener(context));
+  await listen(server, resolved.host, resolved.port);
+
+  let closed: Promise<void> | undefined;
+  return {
+    url: serverUrl(server),
+    credentials: Object.freeze({ ...resolved.credentials }),
+    knobs: context.knobs,
+    counters: context.counters,
+    close() {
+      closed ??= new Promise<void>((resolve, reject) => {
+        closing.abort();
+        server.close((error) => (error === undefined ? resolve() : reject(error)));
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}

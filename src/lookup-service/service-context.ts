@@ -1,0 +1,16 @@
+import type { Counters } from './counters.js';
+import type { Knobs } from './knobs.js';
+import type { SearchIndex } from './search-index.js';
+import type { ClientCredentials } from './token-request.js';
+import type { TokenStore } from './token-store.js';
+
+/** Everything a request handler needs from the running service. */
+export interface ServiceContext {
+  readonly index: SearchIndex;
+  readonly tokens: TokenStore;
+  readonly knobs: Knobs;
+  readonly counters: Counters;
+  readonly credentials: ClientCredentials;
+  /** Aborted when the service closes, which ends every latency wait. */
+  readonly closing: AbortSignal;
+}

@@ -1,0 +1,44 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { answeredBeforeHandling } from './api-request.js';
+import { credentialsMatch } from './credentials.js';
+import { sendError, sendJson } from './http-responses.js';
+import { BodyTooLargeError, readBody } from './request-body.js';
+import type { ServiceContext } from './service-context.js';
+import { parseTokenRequest } from './token-request.js';
+
+export const MAX_TOKEN_REQUEST_BYTES = 16 * 1024;
+
+function isJson(contentType: string | undefined): boolean {
+  return contentType?.split(';')[0]?.trim().toLowerCase() === 'application/json';
+}
+
+/** POST /v1/oauth/token: the OAuth 2.0 client_credentials grant, JSON in and out. */
+export async function handleTokenRequest(context: ServiceContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  context.counters.tokenRequests += 1;
+  if (await answeredBeforeHandling(context, req, res, 'token')) return;
+  if (!isJson(req.headers['content-type'])) {
+    sendError(res, 415, 'Content-Type must be application/json');
+    return;
+  }
+  let body: Buffer;
+  try {
+    body = await readBody(req, MAX_TOKEN_REQUEST_BYTES);
+  } catch (error) {
+    if (!(error instanceof BodyTooLargeError)) throw error;
+    sendError(res, 413, error.message);
+    return;
+  }
+  const check = parseTokenRequest(body);
+  if (!check.ok) {
+    sendError(res, 400, check.message);
+    return;
+  }
+  if (!credentialsMatch(context.credentials, check.credentials)) {
+    sendError(res, 401, 'Invalid client credentials');
+    return;
+  }
+  const lifetimeSeconds = context.knobs.tokenLifetimeSeconds;
+  const accessToken = context.tokens.issue(lifetimeSeconds * 1000);
+  context.counters.tokensIssued += 1;
+  sendJson(res, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: Math.ceil(lifetimeSeconds) }, { 'cache-control': 'no-store' });
+}

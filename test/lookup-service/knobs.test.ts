@@ -1,0 +1,291 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { allFixtureCompanies, fixtureCompanies, startLookupService } from '../../src/lookup-service/index.js';
+import type { CompanyResult, LookupService } from '../../src/lookup-service/index.js';
+import { accessToken, call, json, searchRequest, tokenRequest } from './http-client.js';
+
+let service: LookupService;
+let token: string;
+
+const zebra = { q: 'zebra', jurisdiction: 'GB', pageSize: '5' };
+const zebraAnswer = JSON.stringify({ results: [fixtureCompanies.uniqueName], total: 1 });
+
+beforeAll(async () => {
+  service = await startLookupService({ companies: allFixtureCompanies });
+});
+
+afterAll(() => service.close());
+
+beforeEach(async () => {
+  const { knobs } = service;
+  knobs.clearFaults();
+  knobs.quota = undefined;
+  knobs.searchLatencyMs = 0;
+  knobs.tokenLatencyMs = 0;
+  knobs.tokenLifetimeSeconds = 3600;
+  token = await accessToken(service);
+  service.counters.reset();
+});
+
+function search(parameters: Record<string, string> = zebra, signal?: AbortSignal) {
+  return searchRequest(service, parameters, token, signal);
+}
+
+async function elapsedMs(action: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await action();
+  return performance.now() - started;
+}
+
+describe('latency knobs', () => {
+  it('delays every search by searchLatencyMs, counting the request on arrival', async () => {
+    service.knobs.searchLatencyMs = 100;
+    const pending = search();
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect({ requests: service.counters.searchRequests, answered: service.counters.searchesAnswered }).toEqual({ requests: 1, answered: 0 });
+    const answer = await pending;
+    expect(answer.text).toBe(zebraAnswer);
+    expect(service.counters.searchesAnswered).toBe(1);
+    expect(await elapsedMs(() => searchRequest(service, zebra, undefined))).toBeGreaterThanOrEqual(95);
+    service.knobs.searchLatencyMs = 0;
+    expect(await elapsedMs(() => search())).toBeLessThan(100);
+  });
+
+  it('delays every token request by tokenLatencyMs', async () => {
+    service.knobs.tokenLatencyMs = 100;
+    let status = 0;
+    expect(await elapsedMs(async () => (status = (await tokenRequest(service)).status))).toBeGreaterThanOrEqual(95);
+    expect(status).toBe(200);
+    expect(await elapsedMs(() => search())).toBeLessThan(100);
+  });
+});
+
+describe('token lifetime and revocation', () => {
+  it('expires tokens after tokenLifetimeSeconds, rounding expires_in up', async () => {
+    service.knobs.tokenLifetimeSeconds = 0.2;
+    const answer = await tokenRequest(service);
+    const { access_token: shortLived, expires_in: expiresIn } = json(answer) as { access_token: string; expires_in: number };
+    expect(expiresIn).toBe(1);
+    expect((await searchRequest(service, zebra, shortLived)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const expired = await searchRequest(service, zebra, shortLived);
+    expect({ status: expired.status, authenticate: expired.headers['www-authenticate'], body: json(expired) }).toEqual({
+      status: 401,
+      authenticate: 'Bearer',
+      body: { message: 'Invalid or expired access token' },
+    });
+    expect((await search()).status).toBe(200);
+  });
+
+  it('gives a whole number of seconds as it is', async () => {
+    service.knobs.tokenLifetimeSeconds = 2;
+    expect((json(await tokenRequest(service)) as { expires_in: number }).expires_in).toBe(2);
+  });
+
+  it('revokeTokens invalidates every token issued so far, not later ones', async () => {
+    const other = await accessToken(service);
+    expect(service.knobs.issuedTokens()).toEqual(expect.arrayContaining([token, other]));
+    service.knobs.revokeTokens();
+    expect(service.knobs.issuedTokens()).toEqual([]);
+    expect((await search()).status).toBe(401);
+    expect((await searchRequest(service, zebra, other)).status).toBe(401);
+    const fresh = await accessToken(service);
+    expect(service.knobs.issuedTokens()).toEqual([fresh]);
+    expect((await searchRequest(service, zebra, fresh)).status).toBe(200);
+  });
+});
+
+describe('search faults', () => {
+  it('answers a raw status with a default message the given number of times', async () => {
+    service.knobs.failSearch({ status: 503 }, 2);
+    for (let i = 0; i < 2; i++) {
+      const answer = await search();
+      expect({ status: answer.status, type: answer.headers['content-type'], text: answer.text }).toEqual({
+        status: 503,
+        type: 'application/json; charset=utf-8',
+        text: '{"message":"Service Unavailable"}',
+      });
+    }
+    expect((await search()).text).toBe(zebraAnswer);
+  });
+
+  it('answers a raw status with the given body and headers', async () => {
+    service.knobs.failSearch({ status: 429, body: 'slow down', headers: { 'Retry-After': '7', 'Content-Type': 'text/plain' } });
+    const answer = await search();
+    expect({ status: answer.status, retryAfter: answer.headers['retry-after'], type: answer.headers['content-type'], text: answer.text }).toEqual({
+      status: 429,
+      retryAfter: '7',
+      type: 'text/plain',
+      text: 'slow down',
+    });
+  });
+
+  it('uses queued faults in the order they were added', async () => {
+    service.knobs.failSearch({ status: 500 });
+    service.knobs.failSearch({ status: 502 }, 2);
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await search()).status);
+    expect(statuses).toEqual([500, 502, 502, 200]);
+  });
+
+  it('answers 200 with a body that is not JSON', async () => {
+    service.knobs.failSearch({ kind: 'malformed-json' });
+    const answer = await search();
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(() => JSON.parse(answer.text)).toThrow(SyntaxError);
+  });
+
+  it('answers 200 with JSON that lacks results', async () => {
+    service.knobs.failSearch({ kind: 'wrong-shape' });
+    const answer = await search();
+    expect(answer.status).toBe(200);
+    expect(json(answer)).not.toHaveProperty('results');
+  });
+
+  it('drops the connection without an answer, then serves the next request', async () => {
+    service.knobs.failSearch({ kind: 'drop-connection' });
+    await expect(search()).rejects.toThrow();
+    expect((await search()).text).toBe(zebraAnswer);
+  });
+
+  it('hangs until cleared when told to fail for ever', async () => {
+    service.knobs.failSearch({ kind: 'hang' }, Infinity);
+    await expect(search(zebra, AbortSignal.timeout(100))).rejects.toThrow();
+    await expect(search(zebra, AbortSignal.timeout(100))).rejects.toThrow();
+    service.knobs.clearFaults();
+    expect((await search()).text).toBe(zebraAnswer);
+  });
+
+  it('answers the fault before checking the token, and counts the request but not as answered', async () => {
+    service.knobs.failSearch({ status: 500 });
+    expect((await searchRequest(service, zebra, undefined)).status).toBe(500);
+    expect(service.counters).toMatchObject({ searchRequests: 1, searchesAnswered: 0 });
+  });
+});
+
+describe('token faults', () => {
+  it('answers a raw status', async () => {
+    service.knobs.failToken({ status: 500 });
+    const answer = await tokenRequest(service);
+    expect({ status: answer.status, text: answer.text }).toEqual({ status: 500, text: '{"message":"Internal Server Error"}' });
+    expect((await tokenRequest(service)).status).toBe(200);
+  });
+
+  it('answers malformed JSON, then JSON without access_token', async () => {
+    service.knobs.failToken({ kind: 'malformed-json' });
+    service.knobs.failToken({ kind: 'wrong-shape' });
+    const malformed = await tokenRequest(service);
+    expect(malformed.status).toBe(200);
+    expect(() => JSON.parse(malformed.text)).toThrow(SyntaxError);
+    const wrongShape = await tokenRequest(service);
+    expect(wrongShape.status).toBe(200);
+    expect(json(wrongShape)).not.toHaveProperty('access_token');
+  });
+
+  it('drops the connection and hangs', async () => {
+    service.knobs.failToken({ kind: 'drop-connection' });
+    service.knobs.failToken({ kind: 'hang' });
+    await expect(tokenRequest(service)).rejects.toThrow();
+    await expect(
+      call(`${service.url}/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(100) }),
+    ).rejects.toThrow();
+    expect((await tokenRequest(service)).status).toBe(200);
+    expect(service.counters).toMatchObject({ tokenRequests: 3, tokensIssued: 1 });
+  });
+});
+
+describe('mapResults', () => {
+  it('changes the served results without touching the data set', async () => {
+    service.knobs.mapResults = (results: CompanyResult[]) =>
+      results.map((result) => {
+        result.name = 'mutated by the mapper';
+        return { ...result, incorporatedDate: 'not a date', status: 42 };
+      });
+    const answer = json(await search()) as { results: Record<string, unknown>[]; total: number };
+    expect(answer.total).toBe(1);
+    expect(answer.results[0]).toMatchObject({ name: 'mutated by the mapper', incorporatedDate: 'not a date', status: 42 });
+    expect(fixtureCompanies.uniqueName.name).toBe('Zebra Quantum Fisheries Ltd');
+    service.knobs.clearFaults();
+    expect(service.knobs.mapResults).toBeUndefined();
+    expect((await search()).text).toBe(zebraAnswer);
+  });
+
+  it('answers 500 in JSON when the mapper throws', async () => {
+    service.knobs.mapResults = () => {
+      throw new Error('mapper bug');
+    };
+    const answer = await search();
+    expect({ status: answer.status, body: json(answer) }).toEqual({ status: 500, body: { message: 'Internal server error: mapper bug' } });
+  });
+});
+
+describe('quota', () => {
+  it('answers 429 without Retry-After beyond the limit, token and search requests together, until the window ends', async () => {
+    service.knobs.quota = { limit: 3, windowMs: 200 };
+    expect((await tokenRequest(service)).status).toBe(200);
+    expect((await search()).status).toBe(200);
+    expect((await search()).status).toBe(200);
+    const refused = await search();
+    expect({ status: refused.status, retryAfter: refused.headers['retry-after'], body: json(refused) }).toEqual({
+      status: 429,
+      retryAfter: undefined,
+      body: { message: 'Request quota exceeded' },
+    });
+    expect((await tokenRequest(service)).status).toBe(429);
+    expect(service.counters).toMatchObject({ tokenRequests: 2, tokensIssued: 1, searchRequests: 3, searchesAnswered: 2 });
+    await new Promise((resolve) => setTimeout(resolve, 220));
+    expect((await search()).status).toBe(200);
+    service.knobs.quota = undefined;
+    for (let i = 0; i < 5; i++) expect((await search()).status).toBe(200);
+  });
+
+  it('starts a new window when the quota is set again', async () => {
+    service.knobs.quota = { limit: 1, windowMs: 60_000 };
+    expect((await search()).status).toBe(200);
+    expect((await search()).status).toBe(429);
+    service.knobs.quota = { limit: 1, windowMs: 60_000 };
+    expect((await search()).status).toBe(200);
+  });
+});
+
+describe('counters', () => {
+  it('count requests and answers and log the raw query strings', async () => {
+    await tokenRequest(service, { client_secret: 'wrong' });
+    await tokenRequest(service);
+    await call(`${service.url}/v1/company/search?q=acme%20widgets&jurisdiction=gb&pageSize=10&page=2`, { headers: { authorization: `Bearer ${token}` } });
+    await call(`${service.url}/v1/company/search?q=&jurisdiction=GB&pageSize=10`, { headers: { authorization: `Bearer ${token}` } });
+    await call(`${service.url}/v1/company/search`);
+    await call(`${service.url}/nowhere`);
+    expect({ ...service.counters, searchQueries: [...service.counters.searchQueries] }).toEqual({
+      tokenRequests: 2,
+      tokensIssued: 1,
+      searchRequests: 3,
+      searchesAnswered: 1,
+      searchQueries: ['q=acme%20widgets&jurisdiction=gb&pageSize=10&page=2', 'q=&jurisdiction=GB&pageSize=10', ''],
+    });
+    service.counters.reset();
+    expect({ ...service.counters, searchQueries: [...service.counters.searchQueries] }).toEqual({
+      tokenRequests: 0,
+      tokensIssued: 0,
+      searchRequests: 0,
+      searchesAnswered: 0,
+      searchQueries: [],
+    });
+  });
+});
+
+describe('knob validation', () => {
+  it('rejects invalid values with a message naming the knob', () => {
+    const { knobs } = service;
+    expect(() => (knobs.searchLatencyMs = -1)).toThrow('searchLatencyMs must be a number of milliseconds from 0 to 2147483647, got -1');
+    expect(() => (knobs.tokenLatencyMs = Number.NaN)).toThrow('tokenLatencyMs must be a number of milliseconds');
+    expect(() => (knobs.tokenLifetimeSeconds = 0)).toThrow('tokenLifetimeSeconds must be a positive finite number, got 0');
+    expect(() => (knobs.quota = { limit: -1, windowMs: 1000 })).toThrow('quota.limit must be an integer from 0 to');
+    expect(() => (knobs.quota = { limit: 1, windowMs: 0 })).toThrow('quota.windowMs must be a positive finite number, got 0');
+    expect(() => knobs.failSearch({ status: 99 })).toThrow('fault.status must be an integer from 200 to 599, got 99');
+    expect(() => knobs.failSearch({ kind: 'explode' } as never)).toThrow('fault.kind must be one of malformed-json, wrong-shape, drop-connection, hang, got "explode"');
+    expect(() => knobs.failToken({ status: 500 }, 0)).toThrow('times must be a positive integer or Infinity, got 0');
+    expect(() => knobs.failToken({ status: 500, headers: { 'x-count': 1 } } as never)).toThrow('fault.headers.x-count must be a string, got 1');
+    expect(knobs.searchLatencyMs).toBe(0);
+  });
+});

@@ -1,0 +1,107 @@
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { allFixtureCompanies, startLookupService } from '../../src/lookup-service/index.js';
+import type { LookupService, LookupServiceOptions } from '../../src/lookup-service/index.js';
+import { accessToken, call, searchRequest, tokenRequest } from './http-client.js';
+
+const started: LookupService[] = [];
+
+async function start(options: LookupServiceOptions = {}): Promise<LookupService> {
+  const service = await startLookupService({ companies: allFixtureCompanies, ...options });
+  started.push(service);
+  return service;
+}
+
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((service) => service.close()));
+});
+
+/** Sends raw bytes and returns the raw answer, for requests no HTTP client would make. */
+function rawExchange(url: string, request: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(request));
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString()));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+describe('startLookupService', () => {
+  it('listens on an ephemeral loopback port with random credentials by default', async () => {
+    const service = await start();
+    expect(service.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(service.credentials.clientId).toMatch(/^client_[0-9a-f]{16}$/);
+    expect(service.credentials.clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const other = await start();
+    expect(other.url).not.toBe(service.url);
+    expect(other.credentials).not.toEqual(service.credentials);
+    expect((await tokenRequest(other, { client_id: service.credentials.clientId, client_secret: service.credentials.clientSecret })).status).toBe(401);
+  });
+
+  it('uses the given credentials, port and initial knobs', async () => {
+    const probe = await start();
+    const port = Number(new URL(probe.url).port);
+    await probe.close();
+    const service = await start({ port, clientId: 'id', clientSecret: 'secret', searchLatencyMs: 5, tokenLatencyMs: 6, tokenLifetimeSeconds: 60 });
+    expect(service.url).toBe(`http://127.0.0.1:${port}`);
+    expect(service.credentials).toEqual({ clientId: 'id', clientSecret: 'secret' });
+    expect(service.knobs).toMatchObject({ searchLatencyMs: 5, tokenLatencyMs: 6, tokenLifetimeSeconds: 60 });
+    expect(JSON.parse((await tokenRequest(service)).text)).toMatchObject({ expires_in: 60 });
+  });
+
+  it.each([
+    [{ port: 70_000 }, 'port must be an integer from 0 to 65535, got 70000'],
+    [{ port: 1.5 }, 'port must be an integer from 0 to 65535, got 1.5'],
+    [{ host: '' }, 'host must be a non-empty string, got ""'],
+    [{ clientId: '' }, 'clientId must be a non-empty string, got ""'],
+    [{ clientSecret: 7 }, 'clientSecret must be a non-empty string, got 7'],
+    [{ tokenLifetimeSeconds: -5 }, 'tokenLifetimeSeconds must be a positive finite number, got -5'],
+    [{ searchLatencyMs: Infinity }, 'searchLatencyMs must be a number of milliseconds from 0 to 2147483647, got Infinity'],
+    [{ companies: 'all' }, 'companies must be an array, got "all"'],
+    [{ prot: 80 }, 'Unknown option: prot'],
+  ])('refuses %j: %s', async (options, message) => {
+    await expect(startLookupService(options as LookupServiceOptions)).rejects.toThrow(message);
+  });
+
+  it('fails to start on a port in use', async () => {
+    const service = await start();
+    await expect(startLookupService({ companies: allFixtureCompanies, port: Number(new URL(service.url).port) })).rejects.toThrow(/EADDRINUSE/);
+  });
+});
+
+describe('the running service', () => {
+  it('keeps connections alive', async () => {
+    const service = await start();
+    const answer = await tokenRequest(service);
+    expect(answer.headers.connection).toBe('keep-alive');
+  });
+
+  it('answers 400 in JSON to a request target it cannot parse, and keeps running', async () => {
+    const service = await start();
+    const answer = await rawExchange(service.url, 'GET //[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(answer).toContain('{"message":"Malformed request target"}');
+    expect((await tokenRequest(service)).status).toBe(200);
+  });
+});
+
+describe('close', () => {
+  it('closes hanging and waiting requests at once, and may be called again', async () => {
+    const service = await start();
+    const token = await accessToken(service);
+    service.knobs.failSearch({ kind: 'hang' });
+    const outcome = (answer: Promise<unknown>) => answer.then(() => 'answered', () => 'failed');
+    const hanging = outcome(searchRequest(service, { q: 'zebra', jurisdiction: 'GB', pageSize: '1' }, token));
+    service.knobs.searchLatencyMs = 60_000;
+    const waiting = outcome(searchRequest(service, { q: 'zebra', jurisdiction: 'GB', pageSize: '1' }, token));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = performance.now();
+    await service.close();
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(await Promise.all([hanging, waiting])).toEqual(['failed', 'failed']);
+    await service.close();
+    await expect(call(`${service.url}/v1/oauth/token`)).rejects.toThrow(/ECONNREFUSED/);
+  });
+});
