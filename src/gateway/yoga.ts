@@ -1,3 +1,4 @@
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga } from 'graphql-yoga';
 import type { GatewayContext, SearchLimits } from '../schema/context.js';
 import { schema } from '../schema/index.js';
@@ -24,6 +25,8 @@ export function createGateway({ upstream, limits, logger }: GatewayOptions) {
     landingPage: false,
     context: { upstream, limits },
     graphiql: { title: 'Company search', defaultQuery: GRAPHIQL_EXAMPLE_QUERY.trim() },
+    // Served from the package itself, not a CDN, so GraphiQL works on closed networks.
+    renderGraphiQL,
     maskedErrors: { maskError: createErrorMasker(logger) },
     logging: {
       debug: (...args) => logger.debug(args.map(String).join(' ')),

@@ -23,7 +23,7 @@ describe('paging over an upstream without paging', () => {
         pageSize: 15,
         after,
       });
-      const connection = body.data!.searchCompanies;
+      const connection: SearchCompaniesQuery['searchCompanies'] = body.data!.searchCompanies;
       pages += 1;
       names.push(...connection.edges.map((edge) => edge.node.companyNumber));
       expect(connection.reachableCount).toBe(50);

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DashboardSearchDocument, SearchCompaniesDocument } from '../generated/graphql.js';
+import { startStack, type Stack } from '../support/stack.js';
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack({ gateway: { cacheTtlMs: 60_000 } });
+});
+afterAll(() => stack.close());
+beforeEach(() => {
+  stack.lookup.counters.reset();
+  stack.lookup.knobs.clearFaults();
+});
+
+describe('one service token', () => {
+  it('makes 1 search call and 1 token call for 100 concurrent identical searches', async () => {
+    const fresh = await startStack({ lookup: { searchLatencyMs: 50 } });
+    try {
+      const responses = await Promise.all(
+        Array.from({ length: 100 }, () => fresh.execute(DashboardSearchDocument, { q: 'holdings', jurisdiction: 'GB' })),
+      );
+      expect(responses.every((response) => response.body.errors === undefined)).toBe(true);
+      expect(new Set(responses.map((response) => JSON.stringify(response.body))).size).toBe(1);
+      expect(fresh.lookup.counters.searchRequests).toBe(1);
+      expect(fresh.lookup.counters.tokenRequests).toBe(1);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('reuses the token across different searches', async () => {
+    for (const q of ['token reuse one', 'token reuse two', 'token reuse three']) {
+      await stack.execute(DashboardSearchDocument, { q, jurisdiction: 'GB' });
+    }
+    expect(stack.lookup.counters.searchRequests).toBe(3);
+    expect(stack.lookup.counters.tokenRequests).toBeLessThanOrEqual(1);
+  });
+
+  it('drops a token refused by search and retries that search once with a new token', async () => {
+    await stack.execute(DashboardSearchDocument, { q: 'before revoke', jurisdiction: 'GB' });
+    stack.lookup.counters.reset();
+    stack.lookup.knobs.revokeTokens();
+    const { body } = await stack.execute(DashboardSearchDocument, { q: 'after revoke', jurisdiction: 'GB' });
+    expect(body.errors).toBeUndefined();
+    expect(stack.lookup.counters.searchRequests).toBe(2);
+    expect(stack.lookup.counters.tokenRequests).toBe(1);
+  });
+
+  it('gives up after one retry when search refuses the new token too', async () => {
+    stack.lookup.knobs.failSearch({ status: 401, body: '{"message":"Invalid token"}' }, 2);
+    const { body } = await stack.execute(DashboardSearchDocument, { q: 'refused twice', jurisdiction: 'GB' });
+    expect(body.errors![0]!.extensions).toEqual({ code: 'UPSTREAM_AUTH_FAILED' });
+    expect(stack.lookup.counters.searchRequests).toBe(2);
+    expect(stack.lookup.counters.tokenRequests).toBe(1);
+  });
+
+  it('renews a token that expires mid-traffic once for all waiting requests', async () => {
+    const shortLived = await startStack({ lookup: { tokenLifetimeSeconds: 1 } });
+    try {
+      const burst = (round: number) =>
+        Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            shortLived.execute(DashboardSearchDocument, { q: `expiry ${round} ${i % 5}`, jurisdiction: 'GB' }),
+          ),
+        );
+      const before = await burst(1);
+      expect(shortLived.lookup.counters.tokenRequests).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const after = await burst(2);
+      expect([...before, ...after].every((response) => response.body.errors === undefined)).toBe(true);
+      expect(shortLived.lookup.counters.tokenRequests).toBe(2);
+      expect(shortLived.lookup.counters.searchRequests).toBe(10);
+    } finally {
+      await shortLived.close();
+    }
+  });
+
+  it('never puts the secret or the token in a response or a log line', async () => {
+    stack.logs.length = 0;
+    stack.lookup.knobs.failSearch({ status: 503 });
+    const failed = await stack.post({ query: '{ searchCompanies(q: "secret scan", jurisdiction: "GB") { totalCount } }' });
+    const ok = await stack.execute(SearchCompaniesDocument, { q: 'secret scan', jurisdiction: 'GB' });
+    const seen = [failed.text, JSON.stringify(ok.body), ...stack.logs].join('\n');
+    expect(seen).not.toContain(stack.lookup.credentials.clientSecret);
+    for (const token of stack.lookup.knobs.issuedTokens()) expect(seen).not.toContain(token);
+    expect(stack.logs.length).toBeGreaterThan(0);
+  });
+});
