@@ -29,10 +29,16 @@ export function createGateway({ upstream, limits, logger }: GatewayOptions) {
     renderGraphiQL,
     maskedErrors: { maskError: createErrorMasker(logger) },
     logging: {
-      debug: (...args) => logger.debug(args.map(String).join(' ')),
-      info: (...args) => logger.info(args.map(String).join(' ')),
-      warn: (...args) => logger.warn(args.map(String).join(' ')),
-      error: (...args) => logger.error(args.map(String).join(' ')),
+      debug: forwardTo(logger, 'debug'),
+      info: forwardTo(logger, 'info'),
+      warn: forwardTo(logger, 'warn'),
+      error: forwardTo(logger, 'error'),
     },
   });
+}
+
+/** Yoga logs like console (a message, then details); pino wants the details first, as fields. */
+function forwardTo(logger: Logger, level: 'debug' | 'info' | 'warn' | 'error') {
+  return (message: unknown, ...details: unknown[]) =>
+    logger[level](details.length > 0 ? { details } : {}, message instanceof Error ? message.message : String(message));
 }
