@@ -24,7 +24,7 @@ export function createGateway({ upstream, limits, logger }: GatewayOptions) {
     healthCheckEndpoint: HEALTH_PATH,
     landingPage: false,
     context: { upstream, limits },
-    graphiql: { title: 'Company search', defaultQuery: GRAPHIQL_EXAMPLE_QUERY.trim() },
+    graphiql: { title: 'Company search', defaultQuery: GRAPHIQL_EXAMPLE_QUERY },
     // Served from the package itself, not a CDN, so GraphiQL works on closed networks.
     renderGraphiQL,
     maskedErrors: { maskError: createErrorMasker(logger) },
