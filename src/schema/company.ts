@@ -74,6 +74,6 @@ builder.queryField('company', (t) =>
       'The company with this exact number on the register of `jurisdiction`, or null when there is none. Several lookups in one request are batched and de-duplicated.',
     args: { ...jurisdictionArgs, ...companyNumberArgs },
     resolve: (_root, { jurisdiction, companyNumber }, context) =>
-      CompanyRef.getDataloader(context).load(keyOf(jurisdiction, companyNumber.trim())),
+      CompanyRef.getDataloader(context).load(keyOf(jurisdiction, companyNumber)),
   }),
 );

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Company } from './company.js';
 import { UpstreamAuthError, UpstreamRejectedQueryError, errorForStatus } from './errors.js';
 import { readSearchResponse } from './search-response.js';
-import { searchQueryKey, type SearchQuery } from './search-query.js';
+import { normalizeSearchQuery, searchQueryKey, type SearchQuery } from './search-query.js';
 import { TokenManager, type ClientCredentials } from './token-manager.js';
 import { UpstreamHttp, type UpstreamHttpOptions } from './upstream-http.js';
 
@@ -113,11 +113,12 @@ export class UpstreamClient {
 
   /** The company with this exact number, found by searching for the number. */
   async findCompany(jurisdiction: string, companyNumber: string): Promise<Company | null> {
-    const window = await this.#window({ query: { q: companyNumber, jurisdiction }, index: 0 });
-    const wanted = companyNumber.toUpperCase();
+    const query = normalizeSearchQuery(companyNumber, jurisdiction);
+    const window = await this.#window({ query, index: 0 });
+    const wanted = query.q.toUpperCase();
     return (
       window.companies.find(
-        (company) => company.jurisdiction === jurisdiction && company.companyNumber.toUpperCase() === wanted,
+        (company) => company.jurisdiction === query.jurisdiction && company.companyNumber.toUpperCase() === wanted,
       ) ?? null
     );
   }

@@ -44,6 +44,8 @@ export class TokenManager {
     const token = this.#token;
     const now = Date.now();
     if (token && now < token.expiresAt) {
+      // A failed early renewal costs nothing yet: the current token stays in use
+      // and the next caller past the refresh point tries again.
       if (now >= token.refreshAt) this.#renew().catch(() => {});
       return token.value;
     }
