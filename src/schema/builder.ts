@@ -1,4 +1,5 @@
 import SchemaBuilder from '@pothos/core';
+import { isObjectType } from 'graphql';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import RelayPlugin, { decodeGlobalID as decodeRelayGlobalID } from '@pothos/plugin-relay';
 import ValidationPlugin from '@pothos/plugin-validation';
@@ -36,6 +37,13 @@ export const builder = new SchemaBuilder<{
     nodeQueryOptions: {
       description: 'Fetches any object by its global ID; null when it no longer exists.',
       args: { id: { description: 'A global ID from an `id` field.' } },
+      resolve: (_root, { id }, _context, info, resolveNode) => {
+        const type = info.schema.getType(id.typename);
+        if (!isObjectType(type) || !type.getInterfaces().some((node) => node.name === 'Node')) {
+          throw new BadUserInputError('id', 'is not a global ID issued by this gateway');
+        }
+        return resolveNode(id);
+      },
     },
     nodesQueryOptions: false,
   },

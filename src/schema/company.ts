@@ -3,6 +3,8 @@ import { AddressRef } from './address.js';
 import { AvatarRef } from './avatar.js';
 import { builder } from './builder.js';
 import { CompanyStatusRef, toCompanyStatus } from './company-status.js';
+import { isCountryCode } from './country-code.js';
+import { BadUserInputError } from './errors.js';
 import { companyNumberArgs, jurisdictionArgs } from './search-arguments.js';
 import { PreviousNameRef } from './previous-name.js';
 
@@ -15,13 +17,23 @@ function companyKey(company: Company): string {
   return keyOf(company.jurisdiction, company.companyNumber);
 }
 
+const COMPANY_KEY = /^([A-Z]{2}):(\S.*)$/s;
+
 function parseCompanyKey(key: string): { jurisdiction: string; companyNumber: string } {
-  return { jurisdiction: key.slice(0, 2), companyNumber: key.slice(3) };
+  const [, jurisdiction = '', companyNumber = ''] = COMPANY_KEY.exec(key) ?? [];
+  return { jurisdiction, companyNumber };
+}
+
+/** Accepts the local part of a Company ID only in the form this gateway issues. */
+function checkCompanyKey(key: string): string {
+  const { jurisdiction } = parseCompanyKey(key);
+  if (!isCountryCode(jurisdiction)) throw new BadUserInputError('id', 'is not a company ID issued by this gateway');
+  return key;
 }
 
 export const CompanyRef = builder.loadableNode('Company', {
   description: 'A company on the register of one jurisdiction.',
-  id: { resolve: companyKey },
+  id: { resolve: companyKey, parse: checkCompanyKey },
   toKey: companyKey,
   cacheResolved: true,
   load: (keys: string[], context) =>
@@ -74,6 +86,6 @@ builder.queryField('company', (t) =>
       'The company with this exact number on the register of `jurisdiction`, or null when there is none. Several lookups in one request are batched and de-duplicated.',
     args: { ...jurisdictionArgs, ...companyNumberArgs },
     resolve: (_root, { jurisdiction, companyNumber }, context) =>
-      CompanyRef.getDataloader(context).load(keyOf(jurisdiction, companyNumber)),
+      CompanyRef.getDataloader(context).load(keyOf(jurisdiction, companyNumber.trim())),
   }),
 );

@@ -1,0 +1,248 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { allFixtureCompanies, fixtureCompanies } from '../../src/lookup-service/index.js';
+import { CompanyByNumberDocument, DashboardSearchDocument, SearchCompaniesDocument } from '../generated/graphql.js';
+import { expectedCompany } from '../support/expected.js';
+import { startStack, type Stack } from '../support/stack.js';
+
+const TTL_MS = 300;
+const SWR_MS = 600;
+const MAX_BYTES = 60_000;
+
+/** Long TTL and a small byte bound: for hits, errors, sharing and eviction. */
+let cached: Stack;
+/** Short TTL and stale-while-revalidate window: for expiry. */
+let expiring: Stack;
+
+beforeAll(async () => {
+  [cached, expiring] = await Promise.all([
+    startStack({ gateway: { cacheMaxBytes: MAX_BYTES } }),
+    startStack({ gateway: { cacheTtlMs: TTL_MS, cacheStaleWhileRevalidateMs: SWR_MS } }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([cached?.close(), expiring?.close()]);
+});
+beforeEach(() => {
+  for (const stack of [cached, expiring]) {
+    stack.lookup.knobs.clearFaults();
+    stack.lookup.knobs.searchLatencyMs = 0;
+    stack.lookup.counters.reset();
+  }
+});
+
+/** The (jurisdiction, q) of every search the lookup service received since the last reset, in arrival order. */
+function upstreamSearches(stack: Stack): [string | null, string | null][] {
+  return stack.lookup.counters.searchQueries.map((raw) => {
+    const params = new URLSearchParams(raw);
+    return [params.get('jurisdiction'), params.get('q')];
+  });
+}
+
+async function sleepUntil(epochMs: number): Promise<void> {
+  const remaining = epochMs - Date.now();
+  if (remaining > 0) await sleep(remaining);
+}
+
+describe('search cache: hits', () => {
+  it('answers identical queries, after normalization, from one upstream call', async () => {
+    const first = await cached.execute(SearchCompaniesDocument, { q: 'Zebra Quantum', jurisdiction: 'GB' });
+    expect(first.body.errors).toBeUndefined();
+    expect(first.body.data!.searchCompanies).toMatchObject({
+      totalCount: 1,
+      stale: false,
+      edges: [{ node: expectedCompany(fixtureCompanies.uniqueName, 'GB') }],
+    });
+
+    for (const [q, jurisdiction] of [
+      ['  Zebra Quantum  ', 'GB'],
+      ['Zebra    Quantum', 'gb'],
+      ['\tZebra \n Quantum\n', ' Gb '],
+    ] as const) {
+      const again = await cached.execute(SearchCompaniesDocument, { q, jurisdiction });
+      // Same window, same fetchedAt: the whole answer is identical.
+      expect(again.body).toEqual(first.body);
+    }
+    expect(cached.lookup.counters.searchRequests).toBe(1);
+    expect(upstreamSearches(cached)).toEqual([['GB', 'Zebra Quantum']]);
+  });
+
+  it('cuts pages of other sizes from the same cached window', async () => {
+    const fifty = await cached.execute(DashboardSearchDocument, { q: 'ferncastle', jurisdiction: 'GB' });
+    const one = await cached.execute(SearchCompaniesDocument, { q: 'ferncastle', jurisdiction: 'GB', pageSize: 1 });
+    expect(fifty.body.data!.searchCompanies.nodes).toHaveLength(10);
+    expect(one.body.data!.searchCompanies.edges.map((edge) => edge.node.companyNumber)).toEqual([
+      fifty.body.data!.searchCompanies.nodes[0]!.companyNumber,
+    ]);
+    expect(cached.lookup.counters.searchRequests).toBe(1);
+  });
+
+  it('keeps case and jurisdiction apart: they make different upstream searches', async () => {
+    await cached.execute(SearchCompaniesDocument, { q: 'Cobblestone Yard', jurisdiction: 'GB' });
+    await cached.execute(SearchCompaniesDocument, { q: 'cobblestone yard', jurisdiction: 'GB' });
+    await cached.execute(SearchCompaniesDocument, { q: 'Cobblestone Yard', jurisdiction: 'IE' });
+    await cached.execute(SearchCompaniesDocument, { q: 'cobblestone  yard ', jurisdiction: 'gb' });
+    expect(upstreamSearches(cached)).toEqual([
+      ['GB', 'Cobblestone Yard'],
+      ['GB', 'cobblestone yard'],
+      ['IE', 'Cobblestone Yard'],
+    ]);
+  });
+});
+
+describe('search cache: errors', () => {
+  it('never caches a failed search: the same query then succeeds with a new upstream call', async () => {
+    cached.lookup.knobs.failSearch({ status: 503 }, 1);
+    const failed = await cached.execute(SearchCompaniesDocument, { q: 'Thistle Glen', jurisdiction: 'GB' });
+    expect(failed.status).toBe(200);
+    expect(failed.body.data).toBeNull();
+    expect(failed.body.errors).toEqual([
+      expect.objectContaining({ path: ['searchCompanies'], extensions: { code: 'UPSTREAM_UNAVAILABLE' } }),
+    ]);
+    expect(cached.lookup.counters.searchRequests).toBe(1);
+
+    const retried = await cached.execute(SearchCompaniesDocument, { q: 'Thistle Glen', jurisdiction: 'GB' });
+    expect(retried.body.errors).toBeUndefined();
+    expect(retried.body.data!.searchCompanies.edges.map((edge) => edge.node)).toEqual([
+      expectedCompany(fixtureCompanies.scottish, 'GB'),
+    ]);
+    expect(cached.lookup.counters.searchRequests).toBe(2);
+
+    // The success, unlike the failure, is cached.
+    const third = await cached.execute(SearchCompaniesDocument, { q: 'Thistle Glen', jurisdiction: 'GB' });
+    expect(third.body).toEqual(retried.body);
+    expect(cached.lookup.counters.searchRequests).toBe(2);
+  });
+});
+
+describe('search cache: company lookups', () => {
+  it('serves a search for a number from the window that company(...) fetched', async () => {
+    const company = fixtureCompanies.withPreviousNames;
+    const byNumber = await cached.execute(CompanyByNumberDocument, { jurisdiction: 'GB', companyNumber: company.companyNumber });
+    expect(byNumber.body).toEqual({ data: { company: expectedCompany(company, 'GB') } });
+    expect(cached.lookup.counters.searchRequests).toBe(1);
+
+    const search = await cached.execute(SearchCompaniesDocument, { q: ` ${company.companyNumber} `, jurisdiction: 'gb' });
+    expect(search.body.errors).toBeUndefined();
+    expect(search.body.data!.searchCompanies.edges.map((edge) => edge.node)).toEqual([expectedCompany(company, 'GB')]);
+    expect(upstreamSearches(cached)).toEqual([['GB', company.companyNumber]]);
+  });
+
+  it('serves company(...) from the window a search for the number fetched', async () => {
+    const company = fixtureCompanies.partialAddress;
+    const search = await cached.execute(SearchCompaniesDocument, { q: company.companyNumber, jurisdiction: 'GB' });
+    expect(search.body.data!.searchCompanies.edges.map((edge) => edge.node)).toEqual([expectedCompany(company, 'GB')]);
+
+    const byNumber = await cached.execute(CompanyByNumberDocument, { jurisdiction: 'gb', companyNumber: company.companyNumber });
+    expect(byNumber.body).toEqual({ data: { company: expectedCompany(company, 'GB') } });
+    expect(upstreamSearches(cached)).toEqual([['GB', company.companyNumber]]);
+  });
+});
+
+describe('search cache: size bound', () => {
+  it('is bounded in bytes: small windows all stay, large ones evict the least recently used', async () => {
+    const search = (q: string, jurisdiction: string) => cached.execute(DashboardSearchDocument, { q, jurisdiction });
+
+    // 24 windows of one company each (about 600 bytes apiece) fit together.
+    const small = allFixtureCompanies.map((company) => [company.companyNumber, company.jurisdiction] as const);
+    for (const [q, jurisdiction] of small) await search(q, jurisdiction);
+    cached.lookup.counters.reset();
+    for (const [q, jurisdiction] of small) {
+      const { body } = await search(q, jurisdiction);
+      expect(body.data!.searchCompanies.nodes.map((node) => node.companyNumber)).toEqual([q]);
+    }
+    expect(cached.lookup.counters.searchRequests).toBe(0);
+
+    // Full windows of 50 companies are about 27 kB each: only two fit in 60 kB.
+    const large = ['holdings', 'trading', 'services', 'consulting', 'group'];
+    for (const q of large) {
+      const { body } = await search(q, 'GB');
+      expect(body.data!.searchCompanies.nodes).toHaveLength(50);
+    }
+    expect(cached.lookup.counters.searchRequests).toBe(5);
+
+    cached.lookup.counters.reset();
+    await search('group', 'GB');
+    expect(cached.lookup.counters.searchRequests).toBe(0);
+    await search('holdings', 'GB');
+    expect(cached.lookup.counters.searchRequests).toBe(1);
+    const [firstSmallQ, firstSmallJurisdiction] = small[0]!;
+    await search(firstSmallQ, firstSmallJurisdiction);
+    expect(upstreamSearches(cached)).toEqual([
+      ['GB', 'holdings'],
+      [firstSmallJurisdiction, firstSmallQ],
+    ]);
+  });
+});
+
+describe('search cache: expiry', () => {
+  it('within stale-while-revalidate serves the stale window at once and refreshes it exactly once in the background', async () => {
+    const variables = { q: 'Marlowe Kestrel', jurisdiction: 'GB' };
+    const first = await expiring.execute(SearchCompaniesDocument, variables);
+    expect(first.body.errors).toBeUndefined();
+    const firstPage = first.body.data!.searchCompanies;
+    expect(firstPage.stale).toBe(false);
+    expect(firstPage.edges.map((edge) => edge.node)).toEqual([expectedCompany(fixtureCompanies.withPreviousNames, 'GB')]);
+
+    // Within the TTL: a cache hit.
+    const hit = await expiring.execute(SearchCompaniesDocument, variables);
+    expect(hit.body).toEqual(first.body);
+    expect(expiring.lookup.counters.searchRequests).toBe(1);
+
+    // Past the TTL, inside the stale-while-revalidate window. The refresh is slowed
+    // down so that several requests arrive while it is in flight.
+    await sleepUntil(Date.parse(firstPage.fetchedAt) + TTL_MS + 50);
+    expiring.lookup.knobs.searchLatencyMs = 150;
+    const staleAnswers = await Promise.all([1, 2, 3].map(() => expiring.execute(SearchCompaniesDocument, variables)));
+    for (const answer of staleAnswers) {
+      expect(answer.body).toEqual({
+        data: { searchCompanies: { ...firstPage, stale: true, fetchedAt: firstPage.fetchedAt } },
+      });
+    }
+    await vi.waitFor(() => expect(expiring.lookup.counters.searchRequests).toBe(2), { timeout: 1_000, interval: 5 });
+
+    const refreshed = await vi.waitFor(
+      async () => {
+        const answer = await expiring.execute(SearchCompaniesDocument, variables);
+        expect(answer.body.data!.searchCompanies.stale).toBe(false);
+        return answer.body.data!.searchCompanies;
+      },
+      { timeout: 2_000, interval: 10 },
+    );
+    expect(Date.parse(refreshed.fetchedAt)).toBeGreaterThan(Date.parse(firstPage.fetchedAt));
+    expect(refreshed).toEqual({ ...firstPage, fetchedAt: refreshed.fetchedAt });
+    // Exactly one refresh, however many requests saw the stale window.
+    expect(expiring.lookup.counters.searchRequests).toBe(2);
+    expect(upstreamSearches(expiring)).toEqual([
+      ['GB', 'Marlowe Kestrel'],
+      ['GB', 'Marlowe Kestrel'],
+    ]);
+  });
+
+  it('past TTL + stale-while-revalidate waits for a fresh answer', async () => {
+    const variables = { q: 'Lagan Linen', jurisdiction: 'GB' };
+    const first = await expiring.execute(SearchCompaniesDocument, variables);
+    const firstPage = first.body.data!.searchCompanies;
+    expect(firstPage.edges.map((edge) => edge.node)).toEqual([expectedCompany(fixtureCompanies.northernIrish, 'GB')]);
+
+    await sleepUntil(Date.parse(firstPage.fetchedAt) + TTL_MS + SWR_MS + 50);
+    expiring.lookup.knobs.searchLatencyMs = 100;
+    const sentAt = Date.now();
+    const startedAt = performance.now();
+    const fresh = await expiring.execute(SearchCompaniesDocument, variables);
+    const elapsedMs = performance.now() - startedAt;
+
+    const freshPage = fresh.body.data!.searchCompanies;
+    expect(freshPage.stale).toBe(false);
+    expect(Date.parse(freshPage.fetchedAt)).toBeGreaterThanOrEqual(sentAt);
+    expect(freshPage).toEqual({ ...firstPage, fetchedAt: freshPage.fetchedAt });
+    // It waited for the slowed-down upstream instead of answering from the expired window.
+    expect(elapsedMs).toBeGreaterThanOrEqual(95);
+    expect(expiring.lookup.counters.searchRequests).toBe(2);
+
+    // And the fresh window is cached again.
+    const hit = await expiring.execute(SearchCompaniesDocument, variables);
+    expect(hit.body).toEqual(fresh.body);
+    expect(expiring.lookup.counters.searchRequests).toBe(2);
+  });
+});

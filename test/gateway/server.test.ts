@@ -1,0 +1,263 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { GRAPHIQL_EXAMPLE_QUERY } from '../../src/gateway/graphiql-example.js';
+import { SearchIndex, defaultDataSet, type CompanyResult } from '../../src/lookup-service/index.js';
+import { SearchCompaniesExampleDocument, type SearchCompaniesExampleQuery } from '../generated/graphql.js';
+import { expectedCompany } from '../support/expected.js';
+import { startStack, type Stack } from '../support/stack.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/**
+ * What `npx tsx` resolves to. It is run directly because `npx` (npm exec) does
+ * not pass SIGTERM on: it kills its `sh -c` child, re-raises the signal on
+ * itself and leaves tsx and the gateway running, orphaned.
+ */
+const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+const READY_TIMEOUT_MS = 20_000;
+const EXIT_TIMEOUT_MS = 5_000;
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack?.close());
+beforeEach(() => stack.lookup.counters.reset());
+
+/** ISO codes of the countries the data set writes out as names. */
+const COUNTRY_CODES: Record<string, string> = {
+  GB: 'GB',
+  IE: 'IE',
+  'United Kingdom': 'GB',
+  Ireland: 'IE',
+  England: 'GB',
+  Scotland: 'GB',
+  Wales: 'GB',
+  'Northern Ireland': 'GB',
+};
+
+function countryCodeOf(company: CompanyResult): string | null {
+  const country = company.addressStructured?.country ?? null;
+  if (country === null) return null;
+  const code = COUNTRY_CODES[country];
+  if (code === undefined) throw new Error(`No ISO code known for ${JSON.stringify(country)}`);
+  return code;
+}
+
+type ExampleNode = SearchCompaniesExampleQuery['searchCompanies']['edges'][number]['node'];
+
+/** A company as the example query selects it. */
+function exampleNode(company: CompanyResult): ExampleNode {
+  const { address, ...rest } = expectedCompany(company, countryCodeOf(company));
+  const { streetLine1: _1, streetLine2: _2, region: _r, country: _c, latitude: _lat, longitude: _lon, ...selected } = address ?? {};
+  return { ...rest, address: address === null ? null : (selected as NonNullable<ExampleNode['address']>) };
+}
+
+describe('HTTP surface', () => {
+  it('serves GraphiQL to a browser at /graphql, opening with the example query', async () => {
+    const { status, headers, text } = await stack.get('/graphql', { accept: 'text/html' });
+    expect(status).toBe(200);
+    expect(headers['content-type']).toMatch(/^text\/html/);
+    expect(text).toContain('<title>Company search</title>');
+    expect(text).toContain('SearchCompaniesExample');
+    expect(text).toContain(JSON.stringify(GRAPHIQL_EXAMPLE_QUERY.trim()).slice(1, -1));
+    expect(stack.lookup.counters.searchRequests).toBe(0);
+  });
+
+  it('runs the example query without errors: 5 results for "holdings" in GB', async () => {
+    const upstream = new SearchIndex(defaultDataSet()).search({ q: 'holdings', jurisdiction: 'GB', page: 1, pageSize: 50 });
+    expect(upstream.total).toBeGreaterThan(50);
+
+    const { status, body } = await stack.execute(SearchCompaniesExampleDocument, {});
+    expect(status).toBe(200);
+    expect(body.errors).toBeUndefined();
+    const connection = body.data!.searchCompanies;
+    expect(connection.edges).toHaveLength(5);
+    expect(connection).toEqual({
+      totalCount: upstream.total,
+      reachableCount: 50,
+      fetchedAt: expect.any(String),
+      stale: false,
+      pageInfo: { hasNextPage: true, endCursor: connection.edges[4]!.cursor },
+      edges: upstream.results.slice(0, 5).map((company) => ({ cursor: expect.any(String), node: exampleNode(company) })),
+    });
+    expect(new Set(connection.edges.map((edge) => edge.cursor)).size).toBe(5);
+    expect(stack.lookup.counters.searchRequests).toBe(1);
+  });
+
+  it('answers 200 at /health', async () => {
+    const { status } = await stack.get('/health');
+    expect(status).toBe(200);
+    expect(stack.lookup.counters.searchRequests).toBe(0);
+  });
+
+  it('answers 404 for an unknown path', async () => {
+    for (const path of ['/', '/nope', '/graphql/extra', '/healthz']) {
+      const { status } = await stack.get(path, { accept: 'text/html' });
+      expect(status, path).toBe(404);
+    }
+    const posted = await request(`${stack.gateway.url}/nope`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ __typename }' }),
+    });
+    await posted.body.dump();
+    expect(posted.statusCode).toBe(404);
+  });
+});
+
+interface Launched {
+  child: ChildProcess;
+  stdoutLines(): string[];
+  stderr(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** `src/main.ts` in a process of its own, without any UPSTREAM_* setting: it starts its embedded lookup service. */
+function launchMain(settings: Record<string, string>): Launched {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('UPSTREAM_')));
+  const child = spawn(TSX, ['src/main.ts'], {
+    cwd: ROOT,
+    env: { ...env, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...settings },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so that cleanup reaches tsx's child process too.
+    detached: true,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return {
+    child,
+    stdoutLines: () => stdout.split('\n').filter((line) => line.trim() !== ''),
+    stderr: () => stderr,
+    exited,
+  };
+}
+
+function kill(launched: Launched | undefined): void {
+  const pid = launched?.child.pid;
+  if (pid === undefined || launched!.child.exitCode !== null || launched!.child.signalCode !== null) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Timed out after ${ms} ms waiting for ${what}`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The GraphiQL URL from the gateway's JSON "ready" log line. */
+async function graphiqlUrl(launched: Launched): Promise<string> {
+  const found = new Promise<string>((resolve, reject) => {
+    const look = () => {
+      for (const line of launched.stdoutLines()) {
+        const entry = parseJson(line);
+        if (typeof entry?.graphiql === 'string') {
+          launched.child.stdout!.off('data', look);
+          resolve(entry.graphiql);
+          return;
+        }
+      }
+    };
+    launched.child.stdout!.on('data', look);
+    look();
+    void launched.exited.then(({ code, signal }) =>
+      reject(new Error(`main.ts exited (${code ?? signal}) before it was ready: ${launched.stderr()}`)),
+    );
+  });
+  return within(found, READY_TIMEOUT_MS, 'the GraphiQL log line');
+}
+
+function parseJson(line: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every value given to a client_secret / clientSecret key in the text. */
+function clientSecretValues(text: string): string[] {
+  return [...text.matchAll(/client_?secret["']?\s*[:=]\s*["']?([^"',}\s]*)/gi)].map((match) => match[1] ?? '');
+}
+
+describe('the main entry (src/main.ts)', () => {
+  let launched: Launched | undefined;
+  afterEach(() => {
+    kill(launched);
+    launched = undefined;
+  });
+
+  it(
+    'starts the gateway in front of an embedded lookup service, answers searches, keeps the secret out of its logs and stops on SIGTERM',
+    async () => {
+      launched = launchMain({ PORT: '0' });
+      const url = await graphiqlUrl(launched);
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/graphql$/);
+      expect(new URL(url).port).not.toBe('0');
+
+      const response = await request(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+        body: JSON.stringify({
+          query: '{ searchCompanies(q: "Zebra Quantum", jurisdiction: "GB") { totalCount nodes { name companyNumber } } }',
+        }),
+      });
+      expect(response.statusCode).toBe(200);
+      expect(await response.body.json()).toEqual({
+        data: { searchCompanies: { totalCount: 1, nodes: [{ name: 'Zebra Quantum Fisheries Ltd', companyNumber: '09876543' }] } },
+      });
+
+      const lines = launched.stdoutLines();
+      const entries = lines.map(parseJson);
+      expect(lines.filter((_, index) => entries[index] === undefined), 'stdout lines that are not JSON').toEqual([]);
+      expect(entries).toContainEqual(
+        expect.objectContaining({ msg: 'Embedded lookup service started (UPSTREAM_URL is unset)', url: expect.any(String) }),
+      );
+      expect(entries).toContainEqual(
+        expect.objectContaining({ msg: 'Configuration', config: expect.objectContaining({ upstream: 'embedded', port: 0 }) }),
+      );
+
+      launched.child.kill('SIGTERM');
+      const exit = await within(launched.exited, EXIT_TIMEOUT_MS, 'main.ts to exit after SIGTERM');
+      expect(exit, `stderr: ${launched.stderr()}`).toEqual({ code: 0, signal: null });
+      const messages = launched.stdoutLines().map((line) => parseJson(line)?.msg);
+      expect(messages).toContain('Shutting down');
+      expect(messages.at(-1)).toBe('Stopped');
+
+      const output = `${launched.stdoutLines().join('\n')}\n${launched.stderr()}`;
+      expect(clientSecretValues(output).filter((value) => value !== '[redacted]')).toEqual([]);
+      expect(output).not.toMatch(/Bearer\s+[\w.~+/-]{8,}/);
+    },
+    READY_TIMEOUT_MS + 10_000,
+  );
+
+  it(
+    'exits 1 with a bad setting, naming it on stderr',
+    async () => {
+      launched = launchMain({ PORT: 'abc' });
+      const exit = await within(launched.exited, READY_TIMEOUT_MS, 'main.ts to exit with PORT=abc');
+      expect(exit).toEqual({ code: 1, signal: null });
+      expect(launched.stderr()).toContain('PORT must be a whole number from 0 to 65535, got "abc"');
+      expect(launched.stdoutLines()).toEqual([]);
+    },
+    READY_TIMEOUT_MS + 5_000,
+  );
+});
