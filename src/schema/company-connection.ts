@@ -50,16 +50,19 @@ builder.queryField('searchCompanies', (t) =>
     resolve: async (_root, args, context, info) => {
       const limit = resolvePageSize(args, info);
       const query = normalizeSearchQuery(args.q, args.jurisdiction);
-      checkQueryLength(query.q, context.limits.maxQueryLength);
+      checkQueryLength(query.q, context.limits.maxQueryLength, 'q');
       const fingerprint = searchFingerprint(searchQueryKey(query));
-      const offset = args.after ? decodeCursor(args.after, fingerprint, 'after') + 1 : 0;
+      const offset = args.after == null ? 0 : decodeCursor(args.after, fingerprint, 'after') + 1;
 
       const page = await context.upstream.searchPage({ query, offset, limit });
-      const edges = page.companies.map((node, index) => ({ cursor: encodeCursor(fingerprint, offset + index), node }));
+      const edges = page.entries.map(({ position, company }) => ({
+        cursor: encodeCursor(fingerprint, position),
+        node: company,
+      }));
       const connection: CompanyConnectionShape = {
         edges,
         pageInfo: {
-          hasNextPage: offset + edges.length < page.reachableCount && edges.length === limit,
+          hasNextPage: page.hasNextPage,
           hasPreviousPage: offset > 0,
           startCursor: edges[0]?.cursor ?? null,
           endCursor: edges.at(-1)?.cursor ?? null,

@@ -1,8 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import type { Company } from './company.js';
-import { UpstreamAuthError, UpstreamRejectedQueryError, errorForStatus } from './errors.js';
+import { UpstreamAuthError, UpstreamRejectedQueryError, errorForStatus, type UpstreamError } from './errors.js';
 import { readSearchResponse } from './search-response.js';
 import { normalizeSearchQuery, searchQueryKey, type SearchQuery } from './search-query.js';
+import type { UpstreamLog } from './log.js';
 import { TokenManager, type ClientCredentials } from './token-manager.js';
 import { UpstreamHttp, type UpstreamHttpOptions } from './upstream-http.js';
 
@@ -30,22 +31,29 @@ export interface UpstreamClientOptions {
   pageParam: string | undefined;
   http: Omit<UpstreamHttpOptions, 'baseUrl'>;
   cache: SearchCacheOptions;
-  /** Told about fields the upstream sent malformed, which were read as null. */
-  onInvalidFields?: (query: SearchQuery, paths: string[]) => void;
+  log: UpstreamLog;
 }
 
 export interface SearchPageRequest {
   query: SearchQuery;
+  /** Position of the first result wanted, counted in the upstream's order. */
   offset: number;
   limit: number;
 }
 
+export interface SearchPageEntry {
+  /** Position in the upstream's order; positions of results left out as unreadable are skipped. */
+  position: number;
+  company: Company;
+}
+
 export interface SearchPage {
-  companies: Company[];
+  entries: SearchPageEntry[];
   /** The upstream's total for the search. */
   totalCount: number;
   /** How many of the total can be paged through. */
   reachableCount: number;
+  hasNextPage: boolean;
   /** When the oldest window this page was cut from was fetched. */
   fetchedAt: Date;
   /** Whether that window is past its TTL. */
@@ -53,10 +61,8 @@ export interface SearchPage {
 }
 
 interface SearchWindow {
-  companies: Company[];
+  slots: (Company | null)[];
   total: number;
-  /** Whether the upstream sent a whole window, so a next one may exist. */
-  full: boolean;
   fetchedAt: number;
   bytes: number;
 }
@@ -64,6 +70,11 @@ interface SearchWindow {
 interface WindowRequest {
   query: SearchQuery;
   index: number;
+}
+
+/** A short window is the last one: the upstream has nothing after it. */
+function isFull(window: SearchWindow): boolean {
+  return window.slots.length >= UPSTREAM_MAX_PAGE_SIZE;
 }
 
 /**
@@ -79,36 +90,52 @@ export class UpstreamClient {
   constructor(options: UpstreamClientOptions) {
     this.#options = options;
     this.#http = new UpstreamHttp({ baseUrl: options.baseUrl, ...options.http });
-    this.#tokens = new TokenManager(this.#http, options.credentials);
+    this.#tokens = new TokenManager(this.#http, options.credentials, options.log);
     this.#windows = new LRUCache<string, SearchWindow, WindowRequest>({
       maxSize: options.cache.maxBytes,
       sizeCalculation: (window) => window.bytes,
       ttl: options.cache.ttlMs,
       allowStale: true,
       ignoreFetchAbort: true,
-      fetchMethod: (_key, _stale, { context }) => this.#fetchWindow(context),
+      fetchMethod: (_key, stale, { context, options: fetchOptions }) =>
+        this.#fetchWindow(context).catch((error: unknown) => {
+          // A failed refresh behind a stale answer reaches no client; say so here.
+          if (stale !== undefined && fetchOptions.allowStale) {
+            options.log.warn({ code: (error as UpstreamError).code }, 'Background refresh of a stale search failed');
+          }
+          throw error;
+        }),
     });
   }
 
-  /** The results from `offset` to `offset + limit` of a search, cut from cached windows. */
+  /**
+   * The results from `offset` to `offset + limit` of a search, cut from cached
+   * windows. The first window is always read first: it says how far the
+   * results reach, so nothing past their end is ever asked upstream.
+   */
   async searchPage({ query, offset, limit }: SearchPageRequest): Promise<SearchPage> {
-    const pages = this.#options.pageParam !== undefined;
-    const first = Math.floor(offset / UPSTREAM_MAX_PAGE_SIZE);
-    const last = pages ? Math.floor((offset + limit - 1) / UPSTREAM_MAX_PAGE_SIZE) : 0;
-    if (!pages && first > 0) {
-      const window = await this.#window({ query, index: 0 });
-      return pageOf(window, [], window.companies.length, this.#options.cache.ttlMs);
+    const head = await this.#window({ query, index: 0 });
+    const end = offset + limit;
+    const entries: SearchPageEntry[] = [];
+    let reachable = this.#options.pageParam !== undefined && isFull(head) ? head.total : head.slots.length;
+    let oldest = head;
+    for (let index = Math.floor(offset / UPSTREAM_MAX_PAGE_SIZE); index * UPSTREAM_MAX_PAGE_SIZE < Math.min(end, reachable); index++) {
+      const window = index === 0 ? head : await this.#window({ query, index });
+      if (window.fetchedAt < oldest.fetchedAt) oldest = window;
+      window.slots.forEach((company, slot) => {
+        const position = index * UPSTREAM_MAX_PAGE_SIZE + slot;
+        if (company && position >= offset && position < end) entries.push({ position, company });
+      });
+      if (!isFull(window)) reachable = Math.min(reachable, index * UPSTREAM_MAX_PAGE_SIZE + window.slots.length);
     }
-    const indexes = Array.from({ length: last - first + 1 }, (_, i) => first + i);
-    const windows = await Promise.all(indexes.map((index) => this.#window({ query, index })));
-    const head = windows[0]!;
-    const reachable = pages ? reachableWithPaging(windows, first) : head.companies.length;
-    const companies = windows
-      .flatMap((window) => window.companies)
-      .slice(offset - first * UPSTREAM_MAX_PAGE_SIZE)
-      .slice(0, limit);
-    const oldest = windows.reduce((a, b) => (a.fetchedAt <= b.fetchedAt ? a : b));
-    return pageOf({ ...oldest, total: head.total }, companies, reachable, this.#options.cache.ttlMs);
+    return {
+      entries,
+      totalCount: head.total,
+      reachableCount: reachable,
+      hasNextPage: end < reachable,
+      fetchedAt: new Date(oldest.fetchedAt),
+      stale: Date.now() - oldest.fetchedAt > this.#options.cache.ttlMs,
+    };
   }
 
   /** The company with this exact number, found by searching for the number. */
@@ -117,8 +144,8 @@ export class UpstreamClient {
     const window = await this.#window({ query, index: 0 });
     const wanted = query.q.toUpperCase();
     return (
-      window.companies.find(
-        (company) => company.jurisdiction === query.jurisdiction && company.companyNumber.toUpperCase() === wanted,
+      window.slots.find(
+        (company) => company?.jurisdiction === query.jurisdiction && company.companyNumber.toUpperCase() === wanted,
       ) ?? null
     );
   }
@@ -166,42 +193,24 @@ export class UpstreamClient {
   #readWindow(response: { status: number; body: string }, { query }: WindowRequest): SearchWindow {
     const where = `GET ${SEARCH_ENDPOINT}`;
     if (response.status === 400) {
-      throw new UpstreamRejectedQueryError(
-        `Company lookup service rejected the search on ${where}: ${upstreamMessage(response.body)}`,
-      );
+      this.#options.log.warn({ reason: upstreamMessage(response.body) }, `Company lookup service rejected a search on ${where}`);
+      throw new UpstreamRejectedQueryError(`Company lookup service rejected the search on ${where} (400)`);
     }
     if (response.status !== 200) throw errorForStatus(response.status, where);
     const read = readSearchResponse(response.body, query.jurisdiction, where);
-    if (read.invalidFields.length > 0) this.#options.onInvalidFields?.(query, read.invalidFields);
-    return {
-      companies: read.companies,
-      total: read.total,
-      full: read.received >= UPSTREAM_MAX_PAGE_SIZE,
-      fetchedAt: Date.now(),
-      bytes: Buffer.byteLength(response.body),
-    };
+    if (read.invalidFields.length > 0) {
+      this.#options.log.warn(
+        { jurisdiction: query.jurisdiction, fields: read.invalidFields.slice(0, 20), count: read.invalidFields.length },
+        'Upstream sent malformed fields; read them as null',
+      );
+    }
+    return { slots: read.slots, total: read.total, fetchedAt: Date.now(), bytes: Buffer.byteLength(response.body) };
   }
-}
-
-function reachableWithPaging(windows: SearchWindow[], first: number): number {
-  const short = windows.findIndex((window) => !window.full);
-  if (short === -1) return windows[0]!.total;
-  return (first + short) * UPSTREAM_MAX_PAGE_SIZE + windows[short]!.companies.length;
-}
-
-function pageOf(window: SearchWindow, companies: Company[], reachableCount: number, ttlMs: number): SearchPage {
-  return {
-    companies,
-    totalCount: window.total,
-    reachableCount,
-    fetchedAt: new Date(window.fetchedAt),
-    stale: Date.now() - window.fetchedAt > ttlMs,
-  };
 }
 
 const MAX_UPSTREAM_MESSAGE_LENGTH = 200;
 
-/** The `message` of an upstream error body, shortened; the body itself is never passed on. */
+/** The `message` of an upstream error body, shortened, for the log; clients get a fixed message. */
 function upstreamMessage(body: string): string {
   try {
     const { message } = JSON.parse(body) as { message?: unknown };

@@ -2,10 +2,12 @@ import type { Address, Avatar, Company, PreviousName } from './company.js';
 import { UpstreamBadResponseError } from './errors.js';
 
 export interface SearchResponse {
-  companies: Company[];
+  /**
+   * One slot per result the upstream sent, in its order, so positions stay
+   * the upstream's; null where a result was unreadable and left out.
+   */
+  slots: (Company | null)[];
   total: number;
-  /** How many results the upstream sent, including any left out here. */
-  received: number;
   /** Paths of the fields that were malformed and read as null, or of results left out. */
   invalidFields: string[];
 }
@@ -32,14 +34,12 @@ export function readSearchResponse(body: string, searchedJurisdiction: string, w
     throw new UpstreamBadResponseError(`Company lookup service sent a search response without a results array on ${where}`);
   }
   const invalidFields: string[] = [];
-  const companies: Company[] = [];
-  parsed.results.forEach((result: unknown, index) => {
-    const company = readCompany(result, searchedJurisdiction, new FieldReport(`results[${index}]`, invalidFields));
-    if (company) companies.push(company);
-  });
-  const total = isCount(parsed.total) ? parsed.total : companies.length;
+  const slots = parsed.results.map((result: unknown, index) =>
+    readCompany(result, searchedJurisdiction, new FieldReport(`results[${index}]`, invalidFields)),
+  );
   if (!isCount(parsed.total)) invalidFields.push('total');
-  return { companies, total: Math.max(total, companies.length), received: parsed.results.length, invalidFields };
+  const total = isCount(parsed.total) ? parsed.total : slots.length;
+  return { slots, total: Math.max(total, slots.length), invalidFields };
 }
 
 /** Collects the paths of invalid fields below one place in the payload. */

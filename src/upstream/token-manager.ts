@@ -1,12 +1,15 @@
-import { UpstreamAuthError, UpstreamBadResponseError, errorForStatus } from './errors.js';
+import { UpstreamAuthError, UpstreamBadResponseError, errorForStatus, type UpstreamError } from './errors.js';
+import type { UpstreamLog } from './log.js';
 import type { UpstreamHttp } from './upstream-http.js';
 
 export const TOKEN_ENDPOINT = '/v1/oauth/token';
 
-/** A token is renewed once this share of its lifetime has passed ... */
-export const DEFAULT_REFRESH_AT_LIFETIME_SHARE = 0.9;
-/** ... or this long before it expires, whichever comes first. */
-export const DEFAULT_MAX_REFRESH_MARGIN_MS = 60_000;
+/** A token is renewed this share of its lifetime before it expires ... */
+export const REFRESH_MARGIN_SHARE = 0.1;
+/** ... but never earlier than this before it expires. */
+export const MAX_REFRESH_MARGIN_MS = 60_000;
+/** After a failed early renewal, the still-valid token is used this long before the next try. */
+export const EARLY_RENEWAL_RETRY_MS = 5_000;
 
 export interface ClientCredentials {
   clientId: string;
@@ -27,12 +30,15 @@ interface ServiceToken {
 export class TokenManager {
   readonly #http: UpstreamHttp;
   readonly #credentials: ClientCredentials;
+  readonly #log: UpstreamLog;
   #token: ServiceToken | undefined;
   #pending: Promise<ServiceToken> | undefined;
+  #nextEarlyRenewalAt = 0;
 
-  constructor(http: UpstreamHttp, credentials: ClientCredentials) {
+  constructor(http: UpstreamHttp, credentials: ClientCredentials, log: UpstreamLog) {
     this.#http = http;
     this.#credentials = credentials;
+    this.#log = log;
   }
 
   /**
@@ -44,9 +50,7 @@ export class TokenManager {
     const token = this.#token;
     const now = Date.now();
     if (token && now < token.expiresAt) {
-      // A failed early renewal costs nothing yet: the current token stays in use
-      // and the next caller past the refresh point tries again.
-      if (now >= token.refreshAt) this.#renew().catch(() => {});
+      if (now >= token.refreshAt && now >= this.#nextEarlyRenewalAt) this.#renewEarly();
       return token.value;
     }
     return (await this.#renew()).value;
@@ -55,6 +59,18 @@ export class TokenManager {
   /** Forgets `token` after the upstream refused it; a newer token is kept. */
   invalidate(token: string): void {
     if (this.#token?.value === token) this.#token = undefined;
+  }
+
+  /**
+   * A failed early renewal costs nothing yet, as the current token stays in
+   * use; waiting before the next try keeps a failing token endpoint, whose
+   * calls count against the quota, from being asked on every search.
+   */
+  #renewEarly(): void {
+    this.#renew().catch((error: unknown) => {
+      this.#nextEarlyRenewalAt = Date.now() + EARLY_RENEWAL_RETRY_MS;
+      this.#log.warn({ code: (error as UpstreamError).code }, 'Early renewal of the service token failed; keeping the current token');
+    });
   }
 
   #renew(): Promise<ServiceToken> {
@@ -83,7 +99,7 @@ export class TokenManager {
     if (response.status !== 200) throw errorForStatus(response.status, where);
 
     const { accessToken, expiresInMs } = readTokenResponse(response.body, where);
-    const margin = Math.min(expiresInMs * (1 - DEFAULT_REFRESH_AT_LIFETIME_SHARE), DEFAULT_MAX_REFRESH_MARGIN_MS);
+    const margin = Math.min(expiresInMs * REFRESH_MARGIN_SHARE, MAX_REFRESH_MARGIN_MS);
     return {
       value: accessToken,
       refreshAt: requestedAt + expiresInMs - margin,

@@ -1,5 +1,4 @@
 import { Pool, errors as undiciErrors } from 'undici';
-import type { IncomingHttpHeaders } from 'node:http';
 import { UpstreamBadResponseError, UpstreamTimeoutError, UpstreamUnavailableError } from './errors.js';
 
 export interface UpstreamHttpOptions {
@@ -23,7 +22,6 @@ export interface UpstreamRequest {
 
 export interface UpstreamResponse {
   status: number;
-  headers: IncomingHttpHeaders;
   body: string;
 }
 
@@ -76,7 +74,7 @@ export class UpstreamHttp {
         headers: request.headers,
         body: request.body,
       });
-      return { status: response.statusCode, headers: response.headers, body: await response.body.text() };
+      return { status: response.statusCode, body: await response.body.text() };
     } catch (error) {
       throw describeTransportError(error, where);
     }

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SearchCompaniesDocument, type SearchCompaniesQuery } from '../generated/graphql.js';
+import { encodeCursor, searchFingerprint } from '../../src/schema/cursor.js';
+import { searchQueryKey } from '../../src/upstream/search-query.js';
 import { startStack, type GraphQLResponse, type Stack } from '../support/stack.js';
 
 const COMMON_WORD = 'holdings';
@@ -68,22 +70,80 @@ describe('paging over an upstream without paging', () => {
   });
 });
 
+async function collectPages(stack: Stack, q: string, pageSize: number, pages: number) {
+  const ids: string[] = [];
+  const cursors: string[] = [];
+  let after: string | null = null;
+  for (let page = 0; page < pages; page++) {
+    const { body }: GraphQLResponse<SearchCompaniesQuery> = await stack.execute(SearchCompaniesDocument, {
+      q,
+      jurisdiction: 'GB',
+      pageSize,
+      after,
+    });
+    const connection: SearchCompaniesQuery['searchCompanies'] = body.data!.searchCompanies;
+    ids.push(...connection.edges.map((edge) => edge.node.id));
+    cursors.push(...connection.edges.map((edge) => edge.cursor));
+    after = connection.pageInfo.endCursor;
+  }
+  return { ids, cursors };
+}
+
 describe('paging over an upstream that pages (UPSTREAM_PAGE_PARAM)', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack({ gateway: { upstreamPageParam: 'page' } });
   });
   afterAll(() => stack.close());
-  beforeEach(() => stack.lookup.counters.reset());
+  beforeEach(() => {
+    stack.lookup.counters.reset();
+    stack.lookup.knobs.clearFaults();
+  });
+
+  it('keeps every result in place when the upstream sends an unreadable one', async () => {
+    const clean = await collectPages(stack, COMMON_WORD, 20, 5);
+    stack.lookup.knobs.mapResults = (results) => results.map((result, index) => (index === 0 ? { ...result, name: null } : result));
+    // The same search under another cache key: the upstream ignores case, the cache does not.
+    const dropping = await collectPages(stack, COMMON_WORD.toUpperCase(), 20, 5);
+    const unreadable = new Set([clean.ids[0], clean.ids[50]]);
+    expect(dropping.ids).toEqual(clean.ids.filter((id) => !unreadable.has(id)));
+    expect(new Set(dropping.ids).size).toBe(98);
+  });
+
+  it('asks nothing past a short window', async () => {
+    const { body } = await stack.execute(SearchCompaniesDocument, { q: 'ferncastle', jurisdiction: 'GB', pageSize: 6 });
+    const second = await stack.execute(SearchCompaniesDocument, {
+      q: 'ferncastle',
+      jurisdiction: 'GB',
+      pageSize: 6,
+      after: body.data!.searchCompanies.pageInfo.endCursor,
+    });
+    expect(second.body.data!.searchCompanies).toMatchObject({ totalCount: 10, reachableCount: 10, pageInfo: { hasNextPage: false } });
+    expect(second.body.data!.searchCompanies.edges).toHaveLength(4);
+    expect(stack.lookup.counters.searchQueries).toEqual(['q=ferncastle&jurisdiction=GB&pageSize=50&page=1']);
+  });
+
+  it('answers an empty page, without asking upstream, for a cursor past the end', async () => {
+    await stack.execute(SearchCompaniesDocument, { q: COMMON_WORD, jurisdiction: 'GB', pageSize: 1 });
+    stack.lookup.counters.reset();
+    const farAway = encodeCursor(searchFingerprint(searchQueryKey({ q: COMMON_WORD, jurisdiction: 'GB' })), 999_999_999);
+    const { body } = await stack.execute(SearchCompaniesDocument, { q: COMMON_WORD, jurisdiction: 'GB', after: farAway });
+    const connection = body.data!.searchCompanies;
+    expect(connection.edges).toEqual([]);
+    expect(connection.pageInfo.hasNextPage).toBe(false);
+    expect(connection.reachableCount).toBe(connection.totalCount);
+    expect(stack.lookup.counters.searchRequests).toBe(0);
+  });
 
   it('fetches the later windows with the page parameter and pages past 50', async () => {
-    const first = await stack.execute(SearchCompaniesDocument, { q: COMMON_WORD, jurisdiction: 'GB', pageSize: 40 });
+    // Capitalised: a cache key no other test here has filled.
+    const first = await stack.execute(SearchCompaniesDocument, { q: 'Holdings', jurisdiction: 'GB', pageSize: 40 });
     const connection = first.body.data!.searchCompanies;
     expect(connection.reachableCount).toBe(connection.totalCount);
     expect(connection.pageInfo.hasNextPage).toBe(true);
 
     const second = await stack.execute(SearchCompaniesDocument, {
-      q: COMMON_WORD,
+      q: 'Holdings',
       jurisdiction: 'GB',
       pageSize: 40,
       after: connection.pageInfo.endCursor,

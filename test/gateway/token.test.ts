@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DashboardSearchDocument, SearchCompaniesDocument } from '../generated/graphql.js';
 import { startStack, type Stack } from '../support/stack.js';
 
@@ -85,5 +85,57 @@ describe('one service token', () => {
     expect(seen).not.toContain(stack.lookup.credentials.clientSecret);
     for (const token of stack.lookup.knobs.issuedTokens()) expect(seen).not.toContain(token);
     expect(stack.logs.length).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * A 4 s token is renewed 0.4 s before it expires; these tests act 3.75 s
+ * after the first token request, inside that window.
+ */
+const LIFETIME_SECONDS = 4;
+const INSIDE_REFRESH_WINDOW_MS = 3_750;
+
+describe.concurrent('renewal before expiry', () => {
+  it('renews early in the background while searches go on with the current token', async () => {
+    const early = await startStack({ lookup: { tokenLifetimeSeconds: LIFETIME_SECONDS } });
+    try {
+      const startedAt = Date.now();
+      await early.execute(DashboardSearchDocument, { q: 'early one', jurisdiction: 'GB' });
+      await new Promise((resolve) => setTimeout(resolve, startedAt + INSIDE_REFRESH_WINDOW_MS - Date.now()));
+      early.lookup.knobs.tokenLatencyMs = 200;
+      const during = await early.execute(DashboardSearchDocument, { q: 'early two', jurisdiction: 'GB' });
+      expect(during.body.errors).toBeUndefined();
+      expect(early.lookup.counters.tokenRequests).toBe(2);
+      expect(early.lookup.counters.tokensIssued).toBe(1);
+      await vi.waitFor(() => expect(early.lookup.counters.tokensIssued).toBe(2), { timeout: 2_000 });
+      await new Promise((resolve) => setTimeout(resolve, startedAt + LIFETIME_SECONDS * 1_000 + 100 - Date.now()));
+      const after = await early.execute(DashboardSearchDocument, { q: 'early three', jurisdiction: 'GB' });
+      expect(after.body.errors).toBeUndefined();
+      expect(early.lookup.counters.tokenRequests).toBe(2);
+      expect(early.lookup.counters.searchRequests).toBe(3);
+    } finally {
+      await early.close();
+    }
+  });
+
+  it('keeps the valid token and waits before retrying when early renewal fails', async () => {
+    const failing = await startStack({ lookup: { tokenLifetimeSeconds: LIFETIME_SECONDS } });
+    try {
+      const startedAt = Date.now();
+      await failing.execute(DashboardSearchDocument, { q: 'failing one', jurisdiction: 'GB' });
+      failing.lookup.knobs.failToken({ status: 503 }, Infinity);
+      await new Promise((resolve) => setTimeout(resolve, startedAt + INSIDE_REFRESH_WINDOW_MS - Date.now()));
+      const responses = [];
+      for (let i = 0; i < 10; i++) {
+        responses.push(await failing.execute(DashboardSearchDocument, { q: `failing ${i}`, jurisdiction: 'GB' }));
+      }
+      expect(responses.every((response) => response.body.errors === undefined)).toBe(true);
+      expect(failing.lookup.counters.tokenRequests).toBe(2);
+      expect(failing.logs.map((line) => JSON.parse(line))).toContainEqual(
+        expect.objectContaining({ level: 40, code: 'UPSTREAM_UNAVAILABLE', msg: 'Early renewal of the service token failed; keeping the current token' }),
+      );
+    } finally {
+      await failing.close();
+    }
   });
 });

@@ -56,9 +56,14 @@ describe('upstream failures get coded errors', () => {
     await expectCode('UPSTREAM_BAD_RESPONSE', 'without a results array');
   });
 
-  it('maps a 400 to UPSTREAM_REJECTED_QUERY with the upstream reason', async () => {
+  it('maps a 400 to UPSTREAM_REJECTED_QUERY, logging the upstream reason rather than returning it', async () => {
+    stack.logs.length = 0;
     stack.lookup.knobs.failSearch({ status: 400, body: '{"message":"Unknown jurisdiction: ZZ"}' });
-    await expectCode('UPSTREAM_REJECTED_QUERY', 'rejected the search on GET /v1/company/search: Unknown jurisdiction: ZZ');
+    const body = await expectCode('UPSTREAM_REJECTED_QUERY', 'rejected the search on GET /v1/company/search (400)');
+    expect(JSON.stringify(body)).not.toContain('Unknown jurisdiction');
+    expect(stack.logs.map((line) => JSON.parse(line))).toContainEqual(
+      expect.objectContaining({ level: 40, reason: 'Unknown jurisdiction: ZZ' }),
+    );
   });
 
   it('maps a dropped connection to UPSTREAM_UNAVAILABLE', async () => {
