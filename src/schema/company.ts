@@ -5,7 +5,8 @@ import { builder } from './builder.js';
 import { CompanyStatusRef, toCompanyStatus } from './company-status.js';
 import { isCountryCode } from './country-code.js';
 import { BadUserInputError } from './errors.js';
-import { companyNumberArgs, jurisdictionArgs } from './search-arguments.js';
+import type { GatewayContext } from './context.js';
+import { checkQueryLength, companyNumberArgs, jurisdictionArgs } from './search-arguments.js';
 import { PreviousNameRef } from './previous-name.js';
 
 /** The local part of a company's global ID; numbers are unique only within a jurisdiction. */
@@ -25,9 +26,10 @@ function parseCompanyKey(key: string): { jurisdiction: string; companyNumber: st
 }
 
 /** Accepts the local part of a Company ID only in the form this gateway issues. */
-function checkCompanyKey(key: string): string {
-  const { jurisdiction } = parseCompanyKey(key);
+function checkCompanyKey(key: string, context: GatewayContext): string {
+  const { jurisdiction, companyNumber } = parseCompanyKey(key);
   if (!isCountryCode(jurisdiction)) throw new BadUserInputError('id', 'is not a company ID issued by this gateway');
+  checkQueryLength(companyNumber, context.limits.maxQueryLength, 'id');
   return key;
 }
 
@@ -85,7 +87,9 @@ builder.queryField('company', (t) =>
     description:
       'The company with this exact number on the register of `jurisdiction`, or null when there is none. Several lookups in one request are batched and de-duplicated.',
     args: { ...jurisdictionArgs, ...companyNumberArgs },
-    resolve: (_root, { jurisdiction, companyNumber }, context) =>
-      CompanyRef.getDataloader(context).load(keyOf(jurisdiction, companyNumber.trim())),
+    resolve: (_root, { jurisdiction, companyNumber }, context) => {
+      checkQueryLength(companyNumber.trim(), context.limits.maxQueryLength, 'companyNumber');
+      return CompanyRef.getDataloader(context).load(keyOf(jurisdiction, companyNumber.trim()));
+    },
   }),
 );

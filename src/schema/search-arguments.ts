@@ -67,16 +67,17 @@ export function resolvePageSize(
   return args.first;
 }
 
-export function checkQueryLength(q: string, maxQueryLength: number): void {
-  if (q.length > maxQueryLength) {
-    throw new BadUserInputError('q', `must be at most ${maxQueryLength} characters long, got ${q.length}`);
+/** Upstream queries are bounded in length; `argument` names where the text came from. */
+export function checkQueryLength(text: string, maxQueryLength: number, argument: string): void {
+  if (text.length > maxQueryLength) {
+    throw new BadUserInputError(argument, `must be at most ${maxQueryLength} characters long, got ${text.length}`);
   }
 }
 
-/** Whether the client wrote the argument, as opposed to the schema's default filling it in. */
+/** Whether the client gave the argument a value, as opposed to leaving it to the schema's default. */
 function isArgumentGiven(info: GraphQLResolveInfo, name: string): boolean {
   const argument = info.fieldNodes[0]?.arguments?.find((node) => node.name.value === name);
-  if (!argument) return false;
+  if (!argument || argument.value.kind === Kind.NULL) return false;
   if (argument.value.kind !== Kind.VARIABLE) return true;
-  return Object.hasOwn(info.variableValues, argument.value.name.value);
+  return (info.variableValues[argument.value.name.value] ?? null) !== null;
 }

@@ -1,3 +1,4 @@
+import { encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SearchCompaniesDocument } from '../generated/graphql.js';
 import { startStack, type Stack } from '../support/stack.js';
@@ -79,6 +80,38 @@ describe('bad input gets a clear error and no upstream call', () => {
     const { status, body } = await stack.execute(SearchCompaniesDocument, { q: 'acme', jurisdiction: 42 as never });
     expect(status).toBe(400);
     expect(body.errors![0]!.message).toContain('CountryCode must be a string');
+    expect(stack.lookup.counters.searchRequests).toBe(0);
+  });
+
+  it('refuses an empty cursor', () =>
+    expectRejected({ q: 'acme', jurisdiction: 'GB', after: '' }, 'after', 'after: is not a cursor issued by this gateway'),
+  );
+
+  it('treats an explicit null pageSize as not given', async () => {
+    const { body } = await stack.execute(SearchCompaniesDocument, { q: 'holdings', jurisdiction: 'GB', pageSize: null, first: 5 });
+    expect(body.errors).toBeUndefined();
+    expect(body.data!.searchCompanies.edges).toHaveLength(5);
+  });
+
+  it('accepts a bare GB as a jurisdiction literal', async () => {
+    const response = await stack.post({ query: '{ searchCompanies(q: "Zebra Quantum", jurisdiction: gb) { totalCount } }' });
+    expect(JSON.parse(response.text)).toEqual({ data: { searchCompanies: { totalCount: 1 } } });
+  });
+
+  it('refuses a company number or a node ID longer than the query limit', async () => {
+    const longNumber = 'A'.repeat(31);
+    const company = JSON.parse(
+      (await stack.post({ query: `{ company(jurisdiction: "GB", companyNumber: "${longNumber}") { name } }` })).text,
+    );
+    expect(company.errors).toMatchObject([
+      { message: 'companyNumber: must be at most 30 characters long, got 31', extensions: { code: 'BAD_USER_INPUT', argument: 'companyNumber' } },
+    ]);
+    const node = JSON.parse(
+      (await stack.post({ query: `{ node(id: "${encodeGlobalID('Company', `GB:${longNumber}`)}") { id } }` })).text,
+    );
+    expect(node.errors).toMatchObject([
+      { message: 'id: must be at most 30 characters long, got 31', extensions: { code: 'BAD_USER_INPUT', argument: 'id' } },
+    ]);
     expect(stack.lookup.counters.searchRequests).toBe(0);
   });
 
