@@ -1,7 +1,9 @@
+import { isIP } from 'node:net';
+
 /**
  * The gateway's settings, read from environment variables and checked before
- * anything starts. Every setting is listed in SETTINGS with its default, and
- * README.md's settings table mirrors it.
+ * anything starts. Each default is a named constant below; README.md's
+ * settings table mirrors them.
  */
 export interface GatewayConfig {
   host: string;
@@ -53,14 +55,18 @@ export class ConfigError extends Error {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+const HOSTNAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+const PARAMETER_NAME = /^[A-Za-z][A-Za-z0-9_.-]*$/;
+const SEARCH_PARAMETERS = ['q', 'jurisdiction', 'pageSize'];
+
 export function readConfig(env: Env = process.env): GatewayConfig {
   const problems: string[] = [];
   const reader = new EnvReader(env, problems);
   const config: GatewayConfig = {
-    host: reader.string('HOST') ?? DEFAULT_HOST,
+    host: reader.host('HOST') ?? DEFAULT_HOST,
     port: reader.integer('PORT', DEFAULT_PORT, 0, 65_535),
     upstream: readUpstreamTarget(reader, problems),
-    upstreamPageParam: reader.string('UPSTREAM_PAGE_PARAM'),
+    upstreamPageParam: reader.pageParam('UPSTREAM_PAGE_PARAM'),
     upstreamConnections: reader.integer('UPSTREAM_CONNECTIONS', DEFAULT_UPSTREAM_CONNECTIONS, 1, 1_024),
     upstreamConnectTimeoutMs: reader.integer('UPSTREAM_CONNECT_TIMEOUT_MS', DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS, 1, 600_000),
     upstreamHeadersTimeoutMs: reader.integer('UPSTREAM_HEADERS_TIMEOUT_MS', DEFAULT_UPSTREAM_HEADERS_TIMEOUT_MS, 1, 600_000),
@@ -109,6 +115,26 @@ class EnvReader {
     return value === undefined || value === '' ? undefined : value;
   }
 
+  host(name: string): string | undefined {
+    const raw = this.string(name);
+    if (raw === undefined || isIP(raw) !== 0 || HOSTNAME.test(raw)) return raw;
+    this.problems.push(`${name} must be an IP address or a host name such as 0.0.0.0 or localhost, got ${JSON.stringify(raw)}`);
+    return undefined;
+  }
+
+  pageParam(name: string): string | undefined {
+    const raw = this.string(name);
+    if (raw === undefined) return undefined;
+    if (!PARAMETER_NAME.test(raw)) {
+      this.problems.push(`${name} must be a query parameter name such as page, got ${JSON.stringify(raw)}`);
+    } else if (SEARCH_PARAMETERS.includes(raw)) {
+      this.problems.push(`${name} must not be ${raw}, which the search already sends`);
+    } else {
+      return raw;
+    }
+    return undefined;
+  }
+
   integer(name: string, fallback: number, min: number, max: number): number {
     const raw = this.string(name);
     if (raw === undefined) return fallback;
@@ -125,7 +151,8 @@ class EnvReader {
     if (raw === undefined) return undefined;
     const url = URL.canParse(raw) ? new URL(raw) : undefined;
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-      this.problems.push(`${name} must be an http:// or https:// URL, got ${JSON.stringify(raw)}`);
+      // The value may hold credentials (user:secret@host), so it is not echoed.
+      this.problems.push(`${name} must be an http:// or https:// URL`);
       return undefined;
     }
     if (url.username || url.password || url.search || url.hash) {

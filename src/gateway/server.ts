@@ -41,14 +41,17 @@ export async function startGateway(
       staleWhileRevalidateMs: config.cacheStaleWhileRevalidateMs,
       maxBytes: config.cacheMaxBytes,
     },
-    onInvalidFields: (query, paths) =>
-      logger.warn({ jurisdiction: query.jurisdiction, fields: paths.slice(0, 20), count: paths.length }, 'Upstream sent malformed fields; read them as null'),
+    log: logger,
   });
   const gateway = createGateway({ upstream, limits: { maxQueryLength: config.searchMaxQueryLength }, logger });
 
+  let closing = false;
   const server = createServer((request, response) => {
     const startedAt = performance.now();
-    response.once('finish', () =>
+    if (closing) response.setHeader('connection', 'close');
+    response.once('finish', () => {
+      // Once shutdown has begun, a keep-alive connection is closed as soon as it falls idle.
+      if (closing) server.closeIdleConnections();
       logger.info(
         {
           method: request.method,
@@ -57,8 +60,8 @@ export async function startGateway(
           durationMs: Math.round((performance.now() - startedAt) * 100) / 100,
         },
         'request',
-      ),
-    );
+      );
+    });
     void gateway(request, response);
   });
   server.keepAliveTimeout = 5_000;
@@ -79,6 +82,7 @@ export async function startGateway(
     graphqlUrl: `${url}${GRAPHQL_PATH}`,
     upstream,
     async close() {
+      closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const forced = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);

@@ -65,7 +65,7 @@ describe('readConfig', () => {
       }),
     ).toEqual([
       'PORT must be a whole number from 0 to 65535, got "70000"',
-      'UPSTREAM_URL must be an http:// or https:// URL, got "ftp://lookup.example.com"',
+      'UPSTREAM_URL must be an http:// or https:// URL',
       'CACHE_TTL_MS must be a whole number from 1 to 604800000, got "5m"',
       'SEARCH_MAX_QUERY_LENGTH must be a whole number from 1 to 10000, got "-1"',
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
@@ -89,6 +89,21 @@ describe('readConfig', () => {
       UPSTREAM_CLIENT_SECRET: 'b',
     });
     expect(problems).toEqual(['UPSTREAM_URL must not carry credentials, a query or a fragment; give the base URL only']);
+  });
+
+  it('checks HOST and UPSTREAM_PAGE_PARAM', () => {
+    expect(problemsOf({ HOST: 'local host', UPSTREAM_PAGE_PARAM: 'page number' })).toEqual([
+      'HOST must be an IP address or a host name such as 0.0.0.0 or localhost, got "local host"',
+      'UPSTREAM_PAGE_PARAM must be a query parameter name such as page, got "page number"',
+    ]);
+    expect(problemsOf({ UPSTREAM_PAGE_PARAM: 'q' })).toEqual(['UPSTREAM_PAGE_PARAM must not be q, which the search already sends']);
+    expect(readConfig({ HOST: '::1' }).host).toBe('::1');
+    expect(readConfig({ HOST: 'gateway.internal' }).host).toBe('gateway.internal');
+  });
+
+  it('never echoes an unparsable UPSTREAM_URL, which may carry a secret', () => {
+    const problems = problemsOf({ UPSTREAM_URL: 'https://id:s3cr3t@ho st', UPSTREAM_CLIENT_ID: 'a', UPSTREAM_CLIENT_SECRET: 'b' });
+    expect(problems).toEqual(['UPSTREAM_URL must be an http:// or https:// URL']);
   });
 });
 
