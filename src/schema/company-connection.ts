@@ -12,6 +12,11 @@ interface CompanyConnectionShape {
   page: SearchPage;
 }
 
+/** Pothos types a connection's parent by its Relay fields only; the page rides along. */
+function pageOf(connection: object): SearchPage {
+  return (connection as CompanyConnectionShape).page;
+}
+
 export const CompanyConnectionRef = builder.connectionObject(
   {
     type: CompanyRef,
@@ -21,20 +26,20 @@ export const CompanyConnectionRef = builder.connectionObject(
     fields: (t) => ({
       totalCount: t.int({
         description: 'How many companies match the search in all, as the upstream counts them.',
-        resolve: (connection) => (connection as CompanyConnectionShape).page.totalCount,
+        resolve: (connection) => pageOf(connection).totalCount,
       }),
       reachableCount: t.int({
         description: 'How many of the matches can be paged through; `hasNextPage` is false past them.',
-        resolve: (connection) => (connection as CompanyConnectionShape).page.reachableCount,
+        resolve: (connection) => pageOf(connection).reachableCount,
       }),
       fetchedAt: t.field({
         type: 'DateTime',
         description: 'When these results were fetched from the upstream.',
-        resolve: (connection) => (connection as CompanyConnectionShape).page.fetchedAt,
+        resolve: (connection) => pageOf(connection).fetchedAt,
       }),
       stale: t.boolean({
         description: 'Whether these results are older than the cache TTL and are being refreshed.',
-        resolve: (connection) => (connection as CompanyConnectionShape).page.stale,
+        resolve: (connection) => pageOf(connection).stale,
       }),
     }),
   },
