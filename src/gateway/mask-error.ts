@@ -14,8 +14,8 @@ export function createErrorMasker(logger: Logger): MaskError {
   return (error, message, isDev) => {
     const original = error instanceof GraphQLError ? error.originalError : error;
     if (original instanceof UpstreamError) {
-      logger.warn({ code: original.code, path: (error as GraphQLError).path }, original.message);
       const located = error as GraphQLError;
+      logger.warn({ code: original.code, path: located.path }, original.message);
       return new GraphQLError(original.message, {
         nodes: located.nodes,
         source: located.source,

@@ -15,7 +15,6 @@ export interface RunningGateway {
   /** Base URL, e.g. `http://127.0.0.1:4000`. */
   url: string;
   graphqlUrl: string;
-  upstream: UpstreamClient;
   close(): Promise<void>;
 }
 
@@ -80,7 +79,6 @@ export async function startGateway(
   return {
     url,
     graphqlUrl: `${url}${GRAPHQL_PATH}`,
-    upstream,
     async close() {
       closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -7,6 +7,8 @@ import { BadUserInputError } from './errors.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
 
+const nonBlankRule = z.string().refine((text) => text.trim() !== '', 'must not be empty or blank');
+
 const pageSizeRule = z
   .number()
   .int()
@@ -28,7 +30,7 @@ export const companyNumberArgs = builder.args((t) => ({
   companyNumber: t.string({
     required: true,
     description: 'The company number exactly as registered, e.g. `01234567` or `SC123456`; case is ignored.',
-    validate: z.string().refine((number) => number.trim() !== '', 'must not be empty or blank'),
+    validate: nonBlankRule,
   }),
 }));
 
@@ -37,7 +39,7 @@ export const searchArgs = builder.args((t) => ({
     required: true,
     description:
       'Company name or company number to search for. Surrounding whitespace is ignored and inner runs of whitespace count as one space.',
-    validate: z.string().refine((q) => q.trim() !== '', 'must not be empty or blank'),
+    validate: nonBlankRule,
   }),
   ...jurisdictionArgs,
   pageSize: t.int({
@@ -54,7 +56,7 @@ export const searchArgs = builder.args((t) => ({
   }),
 }));
 
-/** Applies the rules that depend on configuration or on more than one argument. */
+/** `first` and `pageSize` name one thing: `first` wins, unless the client also wrote a different `pageSize`. */
 export function resolvePageSize(
   args: { pageSize?: number | null; first?: number | null },
   info: GraphQLResolveInfo,

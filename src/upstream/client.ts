@@ -216,7 +216,7 @@ function upstreamMessage(body: string): string {
     const { message } = JSON.parse(body) as { message?: unknown };
     if (typeof message === 'string' && message !== '') return message.slice(0, MAX_UPSTREAM_MESSAGE_LENGTH);
   } catch {
-    // A non-JSON error body says nothing a client could use.
+    // A non-JSON error body has no reason worth logging.
   }
   return 'no reason given';
 }
