@@ -1,28 +1,35 @@
 import type { Address } from '../upstream/company.js';
 import { builder } from './builder.js';
 import { toCountryCode } from './country-code.js';
+import { reportInvalidField, upstreamFieldsOf } from './upstream-field.js';
+
+const field = upstreamFieldsOf<Address>();
 
 export const AddressRef = builder.objectRef<Address>('Address').implement({
   description:
     'A registered address: the one-line form and its parts. Any part may be null when the register does not hold it.',
   fields: (t) => ({
-    formatted: t.exposeString('formatted', { nullable: true, description: 'The whole address on one line.' }),
-    streetLine1: t.exposeString('streetLine1', { nullable: true, description: 'First street line.' }),
-    streetLine2: t.exposeString('streetLine2', { nullable: true, description: 'Second street line.' }),
-    city: t.exposeString('city', { nullable: true, description: 'City or town.' }),
-    region: t.exposeString('region', { nullable: true, description: 'County, region or state.' }),
-    postcode: t.exposeString('postcode', { nullable: true, description: 'Postcode or Eircode.' }),
-    country: t.exposeString('country', {
+    formatted: t.string({ nullable: true, description: 'The whole address on one line.', resolve: field('formatted') }),
+    streetLine1: t.string({ nullable: true, description: 'First street line.', resolve: field('streetLine1') }),
+    streetLine2: t.string({ nullable: true, description: 'Second street line.', resolve: field('streetLine2') }),
+    city: t.string({ nullable: true, description: 'City or town.', resolve: field('city') }),
+    region: t.string({ nullable: true, description: 'County, region or state.', resolve: field('region') }),
+    postcode: t.string({ nullable: true, description: 'Postcode or Eircode.', resolve: field('postcode') }),
+    country: t.string({
       nullable: true,
       description: 'The country as the register gives it: usually an ISO code, sometimes a name.',
+      resolve: field('country'),
     }),
     countryCode: t.field({
       type: 'CountryCode',
       nullable: true,
       description: 'ISO 3166-1 alpha-2 code of `country`, when it can be recognised.',
-      resolve: (address) => (address.country === null ? null : toCountryCode(address.country)),
+      resolve: (address, _args, context, info) => {
+        reportInvalidField(address, 'country', context, info);
+        return address.country === null ? null : toCountryCode(address.country);
+      },
     }),
-    latitude: t.exposeFloat('latitude', { nullable: true, description: 'Latitude in decimal degrees.' }),
-    longitude: t.exposeFloat('longitude', { nullable: true, description: 'Longitude in decimal degrees.' }),
+    latitude: t.float({ nullable: true, description: 'Latitude in decimal degrees.', resolve: field('latitude') }),
+    longitude: t.float({ nullable: true, description: 'Longitude in decimal degrees.', resolve: field('longitude') }),
   }),
 });

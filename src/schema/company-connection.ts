@@ -1,10 +1,13 @@
 import type { Company } from '../upstream/company.js';
-import type { SearchPage } from '../upstream/client.js';
+import { responsePathAsArray } from 'graphql';
+import { UPSTREAM_MAX_PAGE_SIZE, type SearchPage } from '../upstream/client.js';
 import { normalizeSearchQuery, searchQueryKey } from '../upstream/search-query.js';
 import { builder } from './builder.js';
 import { CompanyRef } from './company.js';
 import { decodeCursor, encodeCursor, searchFingerprint } from './cursor.js';
+import { InvalidUpstreamFieldError } from './errors.js';
 import { checkQueryLength, resolvePageSize, searchArgs } from './search-arguments.js';
+import { staleWarning } from './stale-warning.js';
 
 interface CompanyConnectionShape {
   edges: { cursor: string; node: Company }[];
@@ -38,7 +41,8 @@ export const CompanyConnectionRef = builder.connectionObject(
         resolve: (connection) => pageOf(connection).fetchedAt,
       }),
       stale: t.boolean({
-        description: 'Whether these results are older than the cache TTL and are being refreshed.',
+        description:
+          'Whether these results are older than the cache TTL: being refreshed, or, when `extensions.warnings` says so, kept because the upstream failed.',
         resolve: (connection) => pageOf(connection).stale,
       }),
     }),
@@ -59,7 +63,21 @@ builder.queryField('searchCompanies', (t) =>
       const fingerprint = searchFingerprint(searchQueryKey(query));
       const offset = args.after == null ? 0 : decodeCursor(args.after, fingerprint, 'after') + 1;
 
-      const page = await context.upstream.searchPage({ query, offset, limit });
+      const page = await context.upstream.searchPage({ query, offset, limit }, context.deadline);
+      if (page.servedOnError) {
+        const path = responsePathAsArray(info.path);
+        context.notes.addWarning(staleWarning(page.servedOnError, page.fetchedAt, 'this search', path));
+      }
+      for (const position of page.omitted) {
+        const upstreamField = `results[${position % UPSTREAM_MAX_PAGE_SIZE}]`;
+        context.notes.addError(
+          new InvalidUpstreamFieldError(
+            `The company lookup service sent result ${position + 1} of this search without a readable name or company number; it is left out`,
+            upstreamField,
+            info,
+          ),
+        );
+      }
       const edges = page.entries.map(({ position, company }) => ({
         cursor: encodeCursor(fingerprint, position),
         node: company,

@@ -8,6 +8,10 @@ import { BadUserInputError } from './errors.js';
 import type { GatewayContext } from './context.js';
 import { checkQueryLength, companyNumberArgs, jurisdictionArgs } from './search-arguments.js';
 import { PreviousNameRef } from './previous-name.js';
+import { staleWarning } from './stale-warning.js';
+import { reportInvalidField, upstreamFieldsOf } from './upstream-field.js';
+
+const field = upstreamFieldsOf<Company>();
 
 /** The local part of a company's global ID; numbers are unique only within a jurisdiction. */
 function keyOf(jurisdiction: string, companyNumber: string): string {
@@ -43,7 +47,11 @@ export const CompanyRef = builder.loadableNode('Company', {
       keys.map(async (key) => {
         const { jurisdiction, companyNumber } = parseCompanyKey(key);
         try {
-          return await context.upstream.findCompany(jurisdiction, companyNumber);
+          const lookup = await context.upstream.findCompany(jurisdiction, companyNumber, context.deadline);
+          if (lookup.servedOnError) {
+            context.notes.addWarning(staleWarning(lookup.servedOnError, lookup.fetchedAt, `company ${key}`));
+          }
+          return lookup.company;
         } catch (error) {
           return error as Error;
         }
@@ -59,24 +67,38 @@ export const CompanyRef = builder.loadableNode('Company', {
       type: CompanyStatusRef,
       nullable: true,
       description: 'Status on the register; `UNKNOWN` for a value this gateway does not know yet.',
-      resolve: (company) => (company.status === null ? null : toCompanyStatus(company.status)),
+      resolve: (company, _args, context, info) => {
+        reportInvalidField(company, 'status', context, info);
+        return company.status === null ? null : toCompanyStatus(company.status);
+      },
     }),
-    statusText: t.exposeString('status', { nullable: true, description: 'The status exactly as the register gives it.' }),
-    address: t.expose('address', { type: AddressRef, nullable: true, description: 'Registered address.' }),
-    incorporatedDate: t.expose('incorporatedDate', {
+    statusText: t.string({
+      nullable: true,
+      description: 'The status exactly as the register gives it.',
+      resolve: field('status'),
+    }),
+    address: t.field({ type: AddressRef, nullable: true, description: 'Registered address.', resolve: field('address') }),
+    incorporatedDate: t.field({
       type: 'DateTime',
       nullable: true,
       description: 'When the company was incorporated (UTC).',
+      resolve: field('incorporatedDate'),
     }),
-    isPlatformMember: t.exposeBoolean('isPlatformMember', {
+    isPlatformMember: t.boolean({
       nullable: true,
       description: 'Whether the company is a member of the platform that runs the lookup service.',
+      resolve: field('isPlatformMember'),
     }),
-    previousNames: t.expose('previousNames', {
+    previousNames: t.field({
       type: [PreviousNameRef],
-      description: 'Names the company was registered under before, as the register lists them.',
+      description:
+        'Names the company was registered under before, as the register lists them; an entry the register sent unreadable is left out, with a partial error.',
+      resolve: (company, _args, context, info) => {
+        reportInvalidField(company, 'previousNames', context, info, 'the list leaves out what could not be read');
+        return company.previousNames;
+      },
     }),
-    avatar: t.expose('avatar', { type: AvatarRef, nullable: true, description: 'Logo or initials to show.' }),
+    avatar: t.field({ type: AvatarRef, nullable: true, description: 'Logo or initials to show.', resolve: field('avatar') }),
   }),
 });
 

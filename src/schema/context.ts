@@ -1,9 +1,14 @@
 import type { UpstreamClient } from '../upstream/client.js';
+import type { Deadline } from '../upstream/resilience/deadline.js';
+import type { ResponseNotes } from './response-notes.js';
 
-/** What every resolver gets: the way upstream and the limits that apply to arguments. */
+/** What every resolver gets, one per request. */
 export interface GatewayContext {
   upstream: UpstreamClient;
   limits: SearchLimits;
+  /** When this request stops waiting for the upstream, and the signal that its client has gone. */
+  deadline: Deadline;
+  notes: ResponseNotes;
 }
 
 export interface SearchLimits {

@@ -1,4 +1,4 @@
-import { GraphQLError } from 'graphql';
+import { GraphQLError, responsePathAsArray, type GraphQLResolveInfo } from 'graphql';
 
 /** A bad argument: named in the message and in `extensions.argument`, answered without an upstream call. */
 export class BadUserInputError extends GraphQLError {
@@ -18,4 +18,19 @@ export function badArgumentsError(issues: ReadonlyArray<ValidationIssue>): BadUs
   const segment = first?.path?.[0];
   const argument = typeof segment === 'object' && segment !== null ? segment.key : segment;
   return new BadUserInputError(String(argument ?? 'arguments'), first?.message ?? 'is invalid');
+}
+
+/**
+ * The upstream sent a value the gateway could not read. The field it feeds is
+ * null (or, for a list, lacks the entry) and this partial error, placed at the
+ * field's path, says which upstream field was at fault.
+ */
+export class InvalidUpstreamFieldError extends GraphQLError {
+  constructor(message: string, upstreamField: string, info: GraphQLResolveInfo) {
+    super(message, {
+      nodes: info.fieldNodes,
+      path: responsePathAsArray(info.path),
+      extensions: { code: 'UPSTREAM_INVALID_FIELD', upstreamField },
+    });
+  }
 }

@@ -1,11 +1,19 @@
 import { LRUCache } from 'lru-cache';
 import type { Company } from './company.js';
-import { UpstreamAuthError, UpstreamRejectedQueryError, errorForStatus, type UpstreamError } from './errors.js';
+import {
+  UpstreamAuthError,
+  UpstreamError,
+  UpstreamRejectedQueryError,
+  errorForStatus,
+  type UpstreamErrorCode,
+} from './errors.js';
+import type { UpstreamLog } from './log.js';
+import { pause, waitWithin, type Deadline } from './resilience/deadline.js';
+import { retryDelay, type RetryPolicy } from './resilience/retry-policy.js';
 import { readSearchResponse } from './search-response.js';
 import { normalizeSearchQuery, searchQueryKey, type SearchQuery } from './search-query.js';
-import type { UpstreamLog } from './log.js';
 import { TokenManager, type ClientCredentials } from './token-manager.js';
-import { UpstreamHttp, type UpstreamHttpOptions } from './upstream-http.js';
+import { UpstreamHttp, type UpstreamHttpOptions, type UpstreamResponse } from './upstream-http.js';
 
 export const SEARCH_ENDPOINT = '/v1/company/search';
 
@@ -15,8 +23,10 @@ export const UPSTREAM_MAX_PAGE_SIZE = 50;
 export interface SearchCacheOptions {
   /** How long a window is fresh. */
   ttlMs: number;
-  /** How long past its TTL a window is still served while it is fetched anew. */
+  /** How long past its TTL a window is still served at once while it is fetched anew. */
   staleWhileRevalidateMs: number;
+  /** How long past its TTL a window is still served when fetching it anew fails. */
+  staleIfErrorMs: number;
   /** Upper bound of the cache, counted in bytes of upstream JSON. */
   maxBytes: number;
 }
@@ -29,8 +39,17 @@ export interface UpstreamClientOptions {
    * window of each search can be paged through.
    */
   pageParam: string | undefined;
-  http: Omit<UpstreamHttpOptions, 'baseUrl'>;
+  http: Omit<UpstreamHttpOptions, 'baseUrl' | 'log'>;
   cache: SearchCacheOptions;
+  retry: RetryPolicy;
+  /**
+   * How long one upstream fetch, shared by every request waiting for it, may
+   * take with its token, retries and backoffs. Callers stop waiting at their
+   * own deadlines; the fetch goes on for the others and for the cache.
+   */
+  callTimeoutMs: number;
+  /** After the upstream refuses the credentials, how long before they are offered again. */
+  refusedCredentialsCooldownMs: number;
   log: UpstreamLog;
 }
 
@@ -49,6 +68,8 @@ export interface SearchPageEntry {
 
 export interface SearchPage {
   entries: SearchPageEntry[];
+  /** Positions within the page whose results were unreadable and left out. */
+  omitted: number[];
   /** The upstream's total for the search. */
   totalCount: number;
   /** How many of the total can be paged through. */
@@ -58,6 +79,15 @@ export interface SearchPage {
   fetchedAt: Date;
   /** Whether that window is past its TTL. */
   stale: boolean;
+  /** Set when the page is stale because the upstream failed when asked for fresh results. */
+  servedOnError: UpstreamErrorCode | undefined;
+}
+
+export interface CompanyLookup {
+  company: Company | null;
+  fetchedAt: Date;
+  /** Set when the answer is past its TTL because the upstream failed when asked again. */
+  servedOnError: UpstreamErrorCode | undefined;
 }
 
 interface SearchWindow {
@@ -70,6 +100,11 @@ interface SearchWindow {
 interface WindowRequest {
   query: SearchQuery;
   index: number;
+}
+
+interface WindowRead {
+  window: SearchWindow;
+  failure?: UpstreamError;
 }
 
 /** A short window is the last one: the upstream has nothing after it. */
@@ -89,13 +124,22 @@ export class UpstreamClient {
 
   constructor(options: UpstreamClientOptions) {
     this.#options = options;
-    this.#http = new UpstreamHttp({ baseUrl: options.baseUrl, ...options.http });
-    this.#tokens = new TokenManager(this.#http, options.credentials, options.log);
+    this.#http = new UpstreamHttp({ baseUrl: options.baseUrl, ...options.http, log: options.log });
+    this.#tokens = new TokenManager(this.#http, {
+      credentials: options.credentials,
+      callTimeoutMs: options.callTimeoutMs,
+      refusedCooldownMs: options.refusedCredentialsCooldownMs,
+      log: options.log,
+    });
+    const { ttlMs, staleWhileRevalidateMs, staleIfErrorMs, maxBytes } = options.cache;
     this.#windows = new LRUCache<string, SearchWindow, WindowRequest>({
-      maxSize: options.cache.maxBytes,
+      maxSize: maxBytes,
       sizeCalculation: (window) => window.bytes,
-      ttl: options.cache.ttlMs,
-      allowStale: true,
+      // Freshness is judged by each window's age in #window; the cache only
+      // drops what can no longer be served at all.
+      ttl: ttlMs + Math.max(staleWhileRevalidateMs, staleIfErrorMs),
+      // A failed refresh keeps the old window for stale-if-error.
+      noDeleteOnFetchRejection: true,
       ignoreFetchAbort: true,
       fetchMethod: (_key, stale, { context, options: fetchOptions }) =>
         this.#fetchWindow(context).catch((error: unknown) => {
@@ -113,41 +157,58 @@ export class UpstreamClient {
    * windows. The first window is always read first: it says how far the
    * results reach, so nothing past their end is ever asked upstream.
    */
-  async searchPage({ query, offset, limit }: SearchPageRequest): Promise<SearchPage> {
-    const head = await this.#window({ query, index: 0 });
+  async searchPage({ query, offset, limit }: SearchPageRequest, deadline: Deadline): Promise<SearchPage> {
+    const head = await this.#window({ query, index: 0 }, deadline);
     const end = offset + limit;
     const entries: SearchPageEntry[] = [];
-    let reachable = this.#options.pageParam !== undefined && isFull(head) ? head.total : head.slots.length;
-    let oldest = head;
+    const omitted: number[] = [];
+    let reachable = this.#options.pageParam !== undefined && isFull(head.window) ? head.window.total : head.window.slots.length;
+    let oldest = head.window;
+    let failure = head.failure;
     for (let index = Math.floor(offset / UPSTREAM_MAX_PAGE_SIZE); index * UPSTREAM_MAX_PAGE_SIZE < Math.min(end, reachable); index++) {
-      const window = index === 0 ? head : await this.#window({ query, index });
+      const read = index === 0 ? head : await this.#window({ query, index }, deadline);
+      const { window } = read;
+      failure ??= read.failure;
       if (window.fetchedAt < oldest.fetchedAt) oldest = window;
       window.slots.forEach((company, slot) => {
         const position = index * UPSTREAM_MAX_PAGE_SIZE + slot;
-        if (company && position >= offset && position < end) entries.push({ position, company });
+        if (position < offset || position >= end) return;
+        if (company) entries.push({ position, company });
+        else omitted.push(position);
       });
       if (!isFull(window)) reachable = Math.min(reachable, index * UPSTREAM_MAX_PAGE_SIZE + window.slots.length);
     }
     return {
       entries,
-      totalCount: head.total,
+      omitted,
+      totalCount: head.window.total,
       reachableCount: reachable,
       hasNextPage: end < reachable,
       fetchedAt: new Date(oldest.fetchedAt),
-      stale: Date.now() - oldest.fetchedAt > this.#options.cache.ttlMs,
+      stale: this.#isStale(oldest),
+      servedOnError: failure?.code,
     };
   }
 
   /** The company with this exact number, found by searching for the number. */
-  async findCompany(jurisdiction: string, companyNumber: string): Promise<Company | null> {
+  async findCompany(jurisdiction: string, companyNumber: string, deadline: Deadline): Promise<CompanyLookup> {
     const query = normalizeSearchQuery(companyNumber, jurisdiction);
-    const window = await this.#window({ query, index: 0 });
+    const { window, failure } = await this.#window({ query, index: 0 }, deadline);
     const wanted = query.q.toUpperCase();
-    return (
-      window.slots.find(
-        (company) => company?.jurisdiction === query.jurisdiction && company.companyNumber.toUpperCase() === wanted,
-      ) ?? null
+    const company = window.slots.find(
+      (candidate) => candidate?.jurisdiction === query.jurisdiction && candidate.companyNumber.toUpperCase() === wanted,
     );
+    return { company: company ?? null, fetchedAt: new Date(window.fetchedAt), servedOnError: failure?.code };
+  }
+
+  /** The circuit breaker's state: `closed` while the upstream is called normally. */
+  get circuit(): UpstreamHttp['circuit'] {
+    return this.#http.circuit;
+  }
+
+  /** Bytes of upstream JSON the cache holds now. */
+  get cacheBytes(): number {
+    return this.#windows.calculatedSize;
   }
 
   close(): Promise<void> {
@@ -155,29 +216,83 @@ export class UpstreamClient {
     return this.#http.close();
   }
 
-  async #window(request: WindowRequest): Promise<SearchWindow> {
-    const key = `${searchQueryKey(request.query)}\u0000${request.index}`;
-    const allowStale = this.#windows.getRemainingTTL(key) > -this.#options.cache.staleWhileRevalidateMs;
-    const window = await this.#windows.fetch(key, { context: request, allowStale });
-    if (!window) throw new Error(`Search cache returned no window for ${SEARCH_ENDPOINT}`);
-    return window;
+  #isStale(window: SearchWindow): boolean {
+    return Date.now() - window.fetchedAt > this.#options.cache.ttlMs;
   }
 
+  /**
+   * A window by its age: fresh, it is served; within stale-while-revalidate,
+   * it is served while one background fetch renews it; older, the caller waits
+   * for a fresh one, and gets the old one back (stale-if-error) when the
+   * upstream fails, times out or is held back by the circuit breaker.
+   */
+  async #window(request: WindowRequest, deadline: Deadline): Promise<WindowRead> {
+    const key = `${searchQueryKey(request.query)}\u0000${request.index}`;
+    const { ttlMs, staleWhileRevalidateMs, staleIfErrorMs } = this.#options.cache;
+    const cached = this.#windows.get(key);
+    const ageMs = cached ? Date.now() - cached.fetchedAt : Number.POSITIVE_INFINITY;
+    if (cached && ageMs <= ttlMs) return { window: cached };
+    if (cached && ageMs <= ttlMs + staleWhileRevalidateMs) {
+      void this.#windows.fetch(key, { context: request, forceRefresh: true, allowStale: true });
+      return { window: cached };
+    }
+    try {
+      const window = await waitWithin(
+        this.#windows.fetch(key, { context: request, forceRefresh: true }),
+        deadline,
+        `GET ${SEARCH_ENDPOINT}`,
+      );
+      if (!window) throw new Error(`Search cache returned no window for ${SEARCH_ENDPOINT}`);
+      return { window };
+    } catch (error) {
+      const servable = cached !== undefined && ageMs <= ttlMs + staleIfErrorMs;
+      if (!servable || !(error instanceof UpstreamError) || error instanceof UpstreamRejectedQueryError) throw error;
+      this.#options.log.warn({ code: error.code, ageMs }, 'Upstream failed; serving a stale search window');
+      return { window: cached, failure: error };
+    }
+  }
+
+  /**
+   * One upstream fetch of a window, with its own deadline so that it ends even
+   * when every caller has stopped waiting. A search that fails with a 5xx, a
+   * refused or reset connection or a 429 is retried after a backoff, as long
+   * as the next attempt can start before the deadline; the token is never
+   * retried here.
+   */
   async #fetchWindow(request: WindowRequest): Promise<SearchWindow> {
-    const token = await this.#tokens.getToken();
-    const response = await this.#searchWith(token, request);
-    if (response.status !== 401) return this.#readWindow(response, request);
+    const expiresAt = Date.now() + this.#options.callTimeoutMs;
+    for (let retry = 0; ; retry++) {
+      const token = await this.#tokens.getToken();
+      try {
+        return this.#readWindow(await this.#searchAuthorized(token, request, expiresAt), request);
+      } catch (error) {
+        const delayMs = retry < this.#options.retry.retries ? retryDelay(error, retry, this.#options.retry) : undefined;
+        if (delayMs === undefined || Date.now() + delayMs >= expiresAt) throw error;
+        this.#options.log.warn(
+          { code: (error as UpstreamError).code, retry: retry + 1, delayMs: Math.round(delayMs) },
+          'Search failed; retrying after a backoff',
+        );
+        await pause(delayMs);
+      }
+    }
+  }
+
+  /** A search with `token`; a 401 drops the token and tries once more with a new one. */
+  async #searchAuthorized(token: string, request: WindowRequest, expiresAt: number): Promise<UpstreamResponse> {
+    const response = await this.#searchWith(token, request, expiresAt);
+    if (response.status !== 401) return response;
     this.#tokens.invalidate(token);
-    const retried = await this.#searchWith(await this.#tokens.getToken(), request);
+    const retried = await this.#searchWith(await this.#tokens.getToken(), request, expiresAt);
     if (retried.status === 401) {
       throw new UpstreamAuthError(`Company lookup service refused a freshly issued token on GET ${SEARCH_ENDPOINT} (401)`);
     }
-    return this.#readWindow(retried, request);
+    return retried;
   }
 
-  #searchWith(token: string, { query, index }: WindowRequest) {
+  #searchWith(token: string, { query, index }: WindowRequest, expiresAt: number): Promise<UpstreamResponse> {
     const { pageParam } = this.#options;
-    return this.#http.request({
+    return this.#http.request(
+      {
       method: 'GET',
       endpoint: SEARCH_ENDPOINT,
       query: {
@@ -187,16 +302,18 @@ export class UpstreamClient {
         ...(pageParam === undefined ? {} : { [pageParam]: String(index + 1) }),
       },
       headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
-    });
+      },
+      expiresAt,
+    );
   }
 
-  #readWindow(response: { status: number; body: string }, { query }: WindowRequest): SearchWindow {
+  #readWindow(response: UpstreamResponse, { query }: WindowRequest): SearchWindow {
     const where = `GET ${SEARCH_ENDPOINT}`;
     if (response.status === 400) {
       this.#options.log.warn({ reason: upstreamMessage(response.body) }, `Company lookup service rejected a search on ${where}`);
       throw new UpstreamRejectedQueryError(`Company lookup service rejected the search on ${where} (400)`);
     }
-    if (response.status !== 200) throw errorForStatus(response.status, where);
+    if (response.status !== 200) throw errorForStatus(response.status, where, response.retryAfterMs);
     const read = readSearchResponse(response.body, query.jurisdiction, where);
     if (read.invalidFields.length > 0) {
       this.#options.log.warn(

@@ -1,4 +1,11 @@
 /**
+ * The fields of one object that the upstream sent malformed, each read as null
+ * or, for a list, without its unreadable entries: field name → the path in
+ * the upstream result, e.g. `latitude` → `addressStructured.latitude`.
+ */
+export type InvalidFields = Readonly<Record<string, string>>;
+
+/**
  * A company as the gateway holds it after reading the upstream's payload: every
  * field the upstream may leave out or send malformed is nullable on its own.
  */
@@ -13,6 +20,7 @@ export interface Company {
   isPlatformMember: boolean | null;
   previousNames: PreviousName[];
   avatar: Avatar | null;
+  invalid?: InvalidFields;
 }
 
 export interface Address {
@@ -27,6 +35,7 @@ export interface Address {
   country: string | null;
   latitude: number | null;
   longitude: number | null;
+  invalid?: InvalidFields;
 }
 
 export interface PreviousName {
@@ -35,9 +44,11 @@ export interface PreviousName {
   startDate: string | null;
   /** YYYY-MM-DD */
   endDate: string | null;
+  invalid?: InvalidFields;
 }
 
 export interface Avatar {
   image: string | null;
   initials: string | null;
+  invalid?: InvalidFields;
 }

@@ -25,17 +25,43 @@ export class UpstreamAuthError extends UpstreamError {
   readonly code = 'UPSTREAM_AUTH_FAILED';
 }
 
+export interface RetryAfterOptions extends ErrorOptions {
+  /** How long the upstream asked callers to wait, from its Retry-After header. */
+  retryAfterMs?: number | undefined;
+}
+
 /** The upstream answered 429: this partner is over its quota. */
 export class UpstreamRateLimitedError extends UpstreamError {
   readonly code = 'UPSTREAM_RATE_LIMITED';
+  readonly retryAfterMs: number | undefined;
+
+  constructor(message: string, options: RetryAfterOptions = {}) {
+    super(message, options);
+    this.retryAfterMs = options.retryAfterMs;
+  }
 }
 
 /** The upstream answered 5xx, or no connection could be made or kept. */
 export class UpstreamUnavailableError extends UpstreamError {
   readonly code = 'UPSTREAM_UNAVAILABLE';
+  readonly retryAfterMs: number | undefined;
+
+  constructor(message: string, options: RetryAfterOptions = {}) {
+    super(message, options);
+    this.retryAfterMs = options.retryAfterMs;
+  }
 }
 
-/** Connecting, waiting for headers or reading the body took too long. */
+/**
+ * The gateway holds calls back after a run of upstream failures: to clients it
+ * is the upstream being unavailable, but it is never retried, as no call was made.
+ */
+export class UpstreamCircuitOpenError extends UpstreamUnavailableError {}
+
+/**
+ * Connecting, waiting for headers or reading the body took too long, or no
+ * answer came within the request's deadline.
+ */
 export class UpstreamTimeoutError extends UpstreamError {
   readonly code = 'UPSTREAM_TIMEOUT';
 }
@@ -54,12 +80,12 @@ export class UpstreamRejectedQueryError extends UpstreamError {
 }
 
 /** The error for a status that the endpoint's own handling does not expect. */
-export function errorForStatus(status: number, where: string): UpstreamError {
+export function errorForStatus(status: number, where: string, retryAfterMs?: number): UpstreamError {
   if (status === 429) {
-    return new UpstreamRateLimitedError(`Company lookup service rate-limited ${where} (429)`);
+    return new UpstreamRateLimitedError(`Company lookup service rate-limited ${where} (429)`, { retryAfterMs });
   }
   if (status >= 500) {
-    return new UpstreamUnavailableError(`Company lookup service failed on ${where} (${status})`);
+    return new UpstreamUnavailableError(`Company lookup service failed on ${where} (${status})`, { retryAfterMs });
   }
   return new UpstreamBadResponseError(`Company lookup service answered ${where} with unexpected status ${status}`);
 }

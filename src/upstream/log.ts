@@ -1,4 +1,5 @@
 /** Where the upstream client reports what operators should see; pino's logger fits. */
 export interface UpstreamLog {
+  info(details: Record<string, unknown>, message: string): void;
   warn(details: Record<string, unknown>, message: string): void;
 }

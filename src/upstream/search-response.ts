@@ -1,4 +1,4 @@
-import type { Address, Avatar, Company, PreviousName } from './company.js';
+import type { Address, Avatar, Company, InvalidFields, PreviousName } from './company.js';
 import { UpstreamBadResponseError } from './errors.js';
 
 export interface SearchResponse {
@@ -35,34 +35,74 @@ export function readSearchResponse(body: string, searchedJurisdiction: string, w
   }
   const invalidFields: string[] = [];
   const slots = parsed.results.map((result: unknown, index) =>
-    readCompany(result, searchedJurisdiction, new FieldReport(`results[${index}]`, invalidFields)),
+    readCompany(result, searchedJurisdiction, new FieldReport(`results[${index}]`, '', invalidFields)),
   );
   if (!isCount(parsed.total)) invalidFields.push('total');
   const total = isCount(parsed.total) ? parsed.total : slots.length;
   return { slots, total: Math.max(total, slots.length), invalidFields };
 }
 
-/** Collects the paths of invalid fields below one place in the payload. */
+/**
+ * Collects the invalid fields found while reading one place of the payload:
+ * their paths for the log, and, for the object being built, which of its
+ * fields they fed, so the schema can report each one where a client selected it.
+ */
 class FieldReport {
   constructor(
+    /** Path from the top of the body, e.g. `results[3].avatar`. */
     readonly path: string,
+    /** Path within the result, e.g. `avatar`. */
+    readonly within: string,
     private readonly sink: string[],
+    private readonly target: Record<string, string> = {},
   ) {}
 
+  /** The report for a place below this one, feeding the same object. */
   below(key: string | number): FieldReport {
-    return new FieldReport(typeof key === 'number' ? `${this.path}[${key}]` : `${this.path}.${key}`, this.sink);
+    const path = typeof key === 'number' ? `${this.path}[${key}]` : `${this.path}.${key}`;
+    const within = typeof key === 'number' ? `${this.within}[${key}]` : this.#inside(key);
+    return new FieldReport(path, within, this.sink, this.target);
   }
 
-  invalid(key?: string): null {
-    this.sink.push(key === undefined ? this.path : `${this.path}.${key}`);
+  /** The report for a new object read at this place: its invalid fields are its own. */
+  forObject(): FieldReport {
+    return new FieldReport(this.path, this.within, this.sink);
+  }
+
+  /** Records the value at this place as invalid, feeding these `fields` of the object. */
+  invalid(...fields: string[]): null {
+    this.sink.push(this.path);
+    for (const field of fields) this.target[field] = this.within;
     return null;
   }
 
-  /** A field that is absent or null is simply null; any other wrong type is reported. */
-  read<T>(source: Json, key: string, accept: (value: unknown) => T | null): T | null {
+  /** Records that `field` of the object is null because of an invalid value already reported at `within`. */
+  nullBecauseOf(field: string, within: string): void {
+    this.target[field] = within;
+  }
+
+  /**
+   * Reads `key` of `source`: absent or null is simply null; any other value
+   * `accept` refuses is reported as feeding `field` (by default `key`; null:
+   * the caller substitutes a value of its own and no client needs telling).
+   */
+  read<T>(source: Json, key: string, accept: (value: unknown) => T | null, field: string | null = key): T | null {
     const value = source[key];
     if (value === undefined || value === null) return null;
-    return accept(value) ?? this.invalid(key);
+    const accepted = accept(value);
+    if (accepted !== null) return accepted;
+    this.sink.push(`${this.path}.${key}`);
+    if (field !== null) this.target[field] = this.#inside(key);
+    return null;
+  }
+
+  /** `{ invalid }` to spread into the object read, or nothing when all its fields were readable. */
+  fields(): { invalid?: InvalidFields } {
+    return Object.keys(this.target).length === 0 ? {} : { invalid: this.target };
+  }
+
+  #inside(key: string): string {
+    return this.within === '' ? key : `${this.within}.${key}`;
   }
 }
 
@@ -71,10 +111,11 @@ function readCompany(result: unknown, searchedJurisdiction: string, report: Fiel
   const name = nonEmptyString(result.name);
   const companyNumber = nonEmptyString(result.companyNumber);
   if (name === null || companyNumber === null) return report.invalid();
-  return {
+  const company: Company = {
     name,
     companyNumber,
-    jurisdiction: report.read(result, 'jurisdiction', jurisdictionCode) ?? searchedJurisdiction,
+    // The search was for this jurisdiction, so it stands in for an unreadable one.
+    jurisdiction: report.read(result, 'jurisdiction', jurisdictionCode, null) ?? searchedJurisdiction,
     status: report.read(result, 'status', nonEmptyString),
     address: readAddress(result, report),
     incorporatedDate: report.read(result, 'incorporatedDate', dateTime),
@@ -82,15 +123,22 @@ function readCompany(result: unknown, searchedJurisdiction: string, report: Fiel
     previousNames: readPreviousNames(result.previousNames, report.below('previousNames')),
     avatar: readAvatar(result.avatar, report.below('avatar')),
   };
+  return Object.assign(company, report.fields());
 }
 
-function readAddress(result: Json, report: FieldReport): Address | null {
-  const formatted = report.read(result, 'address', nonEmptyString);
+const ADDRESS_PARTS = ['streetLine1', 'streetLine2', 'city', 'region', 'postcode', 'country', 'latitude', 'longitude'] as const;
+
+function readAddress(result: Json, companyReport: FieldReport): Address | null {
+  const report = companyReport.forObject();
+  const formatted = report.read(result, 'address', nonEmptyString, 'formatted');
   const structured = result.addressStructured;
   const parts = report.below('addressStructured');
-  if (structured !== undefined && structured !== null && !isObject(structured)) parts.invalid();
   if (!isObject(structured)) {
-    return formatted === null ? null : { ...EMPTY_ADDRESS, formatted };
+    if (structured !== undefined && structured !== null) parts.invalid(...ADDRESS_PARTS);
+    if (formatted !== null) return { ...EMPTY_ADDRESS, formatted, ...report.fields() };
+    const cause = report.fields().invalid;
+    if (cause) companyReport.nullBecauseOf('address', Object.values(cause).join(', '));
+    return null;
   }
   return {
     formatted,
@@ -102,6 +150,7 @@ function readAddress(result: Json, report: FieldReport): Address | null {
     country: parts.read(structured, 'country', nonEmptyString),
     latitude: parts.read(structured, 'latitude', coordinate(90)),
     longitude: parts.read(structured, 'longitude', coordinate(180)),
+    ...report.fields(),
   };
 }
 
@@ -119,16 +168,18 @@ const EMPTY_ADDRESS: Address = {
 
 function readPreviousNames(value: unknown, report: FieldReport): PreviousName[] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) return report.invalid() ?? [];
+  if (!Array.isArray(value)) return report.invalid('previousNames') ?? [];
   const names: PreviousName[] = [];
   value.forEach((entry: unknown, index) => {
     const entryReport = report.below(index);
     const name = isObject(entry) ? nonEmptyString(entry.name) : null;
-    if (!isObject(entry) || name === null) return entryReport.invalid();
+    if (!isObject(entry) || name === null) return entryReport.invalid('previousNames');
+    const own = entryReport.forObject();
     names.push({
       name,
-      startDate: entryReport.read(entry, 'startDate', dateOnly),
-      endDate: entryReport.read(entry, 'endDate', dateOnly),
+      startDate: own.read(entry, 'startDate', dateOnly),
+      endDate: own.read(entry, 'endDate', dateOnly),
+      ...own.fields(),
     });
   });
   return names;
@@ -136,10 +187,12 @@ function readPreviousNames(value: unknown, report: FieldReport): PreviousName[] 
 
 function readAvatar(value: unknown, report: FieldReport): Avatar | null {
   if (value === undefined || value === null) return null;
-  if (!isObject(value)) return report.invalid();
+  if (!isObject(value)) return report.invalid('avatar');
+  const own = report.forObject();
   return {
-    image: report.read(value, 'image', httpUrl),
-    initials: report.read(value, 'initials', nonEmptyString),
+    image: own.read(value, 'image', httpUrl),
+    initials: own.read(value, 'initials', nonEmptyString),
+    ...own.fields(),
   };
 }
 

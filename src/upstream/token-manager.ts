@@ -16,6 +16,15 @@ export interface ClientCredentials {
   clientSecret: string;
 }
 
+export interface TokenManagerOptions {
+  credentials: ClientCredentials;
+  /** How long one token request may take. */
+  callTimeoutMs: number;
+  /** After the upstream refuses the credentials, how long before they are offered again. */
+  refusedCooldownMs: number;
+  log: UpstreamLog;
+}
+
 interface ServiceToken {
   value: string;
   refreshAt: number;
@@ -29,16 +38,15 @@ interface ServiceToken {
  */
 export class TokenManager {
   readonly #http: UpstreamHttp;
-  readonly #credentials: ClientCredentials;
-  readonly #log: UpstreamLog;
+  readonly #options: TokenManagerOptions;
   #token: ServiceToken | undefined;
   #pending: Promise<ServiceToken> | undefined;
   #nextEarlyRenewalAt = 0;
+  #refused: { error: UpstreamAuthError; until: number } | undefined;
 
-  constructor(http: UpstreamHttp, credentials: ClientCredentials, log: UpstreamLog) {
+  constructor(http: UpstreamHttp, options: TokenManagerOptions) {
     this.#http = http;
-    this.#credentials = credentials;
-    this.#log = log;
+    this.#options = options;
   }
 
   /**
@@ -69,13 +77,36 @@ export class TokenManager {
   #renewEarly(): void {
     this.#renew().catch((error: unknown) => {
       this.#nextEarlyRenewalAt = Date.now() + EARLY_RENEWAL_RETRY_MS;
-      this.#log.warn({ code: (error as UpstreamError).code }, 'Early renewal of the service token failed; keeping the current token');
+      this.#options.log.warn(
+        { code: (error as UpstreamError).code },
+        'Early renewal of the service token failed; keeping the current token',
+      );
     });
   }
 
+  /**
+   * Refused credentials stay refused until someone changes them, so for a
+   * cool-down every caller gets the same refusal without another token
+   * request: a tight loop of them would only burn the partner's quota.
+   */
   #renew(): Promise<ServiceToken> {
+    const refused = this.#refused;
+    if (refused && Date.now() < refused.until) return Promise.reject(refused.error);
     this.#pending ??= this.#requestToken()
-      .then((token) => (this.#token = token))
+      .then((token) => {
+        this.#refused = undefined;
+        return (this.#token = token);
+      })
+      .catch((error: unknown) => {
+        if (error instanceof UpstreamAuthError) {
+          this.#refused = { error, until: Date.now() + this.#options.refusedCooldownMs };
+          this.#options.log.warn(
+            { code: error.code, cooldownMs: this.#options.refusedCooldownMs },
+            'Company lookup service refused the client credentials; not asking again during the cool-down',
+          );
+        }
+        throw error;
+      })
       .finally(() => (this.#pending = undefined));
     return this.#pending;
   }
@@ -83,20 +114,24 @@ export class TokenManager {
   async #requestToken(): Promise<ServiceToken> {
     const where = `POST ${TOKEN_ENDPOINT}`;
     const requestedAt = Date.now();
-    const response = await this.#http.request({
-      method: 'POST',
-      endpoint: TOKEN_ENDPOINT,
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({
-        client_id: this.#credentials.clientId,
-        client_secret: this.#credentials.clientSecret,
-        grant_type: 'client_credentials',
-      }),
-    });
+    const { credentials, callTimeoutMs } = this.#options;
+    const response = await this.#http.request(
+      {
+        method: 'POST',
+        endpoint: TOKEN_ENDPOINT,
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({
+          client_id: credentials.clientId,
+          client_secret: credentials.clientSecret,
+          grant_type: 'client_credentials',
+        }),
+      },
+      requestedAt + callTimeoutMs,
+    );
     if (response.status === 400 || response.status === 401) {
       throw new UpstreamAuthError(`Company lookup service refused the client credentials on ${where} (${response.status})`);
     }
-    if (response.status !== 200) throw errorForStatus(response.status, where);
+    if (response.status !== 200) throw errorForStatus(response.status, where, response.retryAfterMs);
 
     const { accessToken, expiresInMs } = readTokenResponse(response.body, where);
     const margin = Math.min(expiresInMs * REFRESH_MARGIN_SHARE, MAX_REFRESH_MARGIN_MS);

@@ -1,5 +1,9 @@
 import { Pool, errors as undiciErrors } from 'undici';
 import { UpstreamBadResponseError, UpstreamTimeoutError, UpstreamUnavailableError } from './errors.js';
+import type { UpstreamLog } from './log.js';
+import { CircuitBreaker } from './resilience/circuit-breaker.js';
+import { ConcurrencyLimit } from './resilience/concurrency-limit.js';
+import { parseRetryAfter } from './resilience/retry-policy.js';
 
 export interface UpstreamHttpOptions {
   /** Base URL of the lookup service; a path prefix is kept (`https://host/lookup`). */
@@ -9,6 +13,10 @@ export interface UpstreamHttpOptions {
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
   maxResponseBytes: number;
+  /** Most calls in flight at once; the rest queue within their deadline. */
+  maxInFlight: number;
+  breaker: { failureThreshold: number; cooldownMs: number };
+  log: UpstreamLog;
 }
 
 export interface UpstreamRequest {
@@ -23,6 +31,8 @@ export interface UpstreamRequest {
 export interface UpstreamResponse {
   status: number;
   body: string;
+  /** From the Retry-After header, when the upstream sent one. */
+  retryAfterMs: number | undefined;
 }
 
 const TIMEOUT_CODES = new Set([
@@ -44,16 +54,21 @@ const CONNECTION_CODES = new Set([
 ]);
 
 /**
- * The one connection pool to the lookup service. It turns transport failures
- * into coded upstream errors; status codes are left to the caller, which knows
- * what each one means for its endpoint.
+ * The one way to the lookup service: a connection pool behind a concurrency
+ * limit and a circuit breaker. It turns transport failures into coded upstream
+ * errors; status codes are left to the caller, which knows what each one means
+ * for its endpoint.
  */
 export class UpstreamHttp {
   readonly #pool: Pool;
   readonly #basePath: string;
+  readonly #limit: ConcurrencyLimit;
+  readonly #breaker: CircuitBreaker;
 
   constructor(options: UpstreamHttpOptions) {
     this.#basePath = options.baseUrl.pathname.replace(/\/+$/, '');
+    this.#limit = new ConcurrencyLimit(options.maxInFlight);
+    this.#breaker = new CircuitBreaker({ ...options.breaker, log: options.log });
     this.#pool = new Pool(options.baseUrl.origin, {
       connections: options.connections,
       connect: { timeout: options.connectTimeoutMs },
@@ -64,19 +79,45 @@ export class UpstreamHttp {
     });
   }
 
-  async request(request: UpstreamRequest): Promise<UpstreamResponse> {
+  /** The circuit breaker's state, for logs and the soak run. */
+  get circuit(): CircuitBreaker['state'] {
+    return this.#breaker.state;
+  }
+
+  /**
+   * One call, abandoned at `expiresAt`. A 5xx, a 429 or a transport failure
+   * counts against the circuit breaker; any other answer shows the upstream is
+   * up.
+   */
+  async request(request: UpstreamRequest, expiresAt: number): Promise<UpstreamResponse> {
     const where = `${request.method} ${request.endpoint}`;
     const search = request.query ? `?${new URLSearchParams(request.query)}` : '';
+    const release = await this.#limit.acquire(expiresAt, where);
     try {
-      const response = await this.#pool.request({
-        method: request.method,
-        path: `${this.#basePath}${request.endpoint}${search}`,
-        headers: request.headers,
-        body: request.body,
-      });
-      return { status: response.statusCode, body: await response.body.text() };
-    } catch (error) {
-      throw describeTransportError(error, where);
+      this.#breaker.admit(where);
+      let response: UpstreamResponse;
+      try {
+        const answer = await this.#pool.request({
+          method: request.method,
+          path: `${this.#basePath}${request.endpoint}${search}`,
+          headers: request.headers,
+          body: request.body,
+          signal: AbortSignal.timeout(Math.max(1, expiresAt - Date.now())),
+        });
+        response = {
+          status: answer.statusCode,
+          body: await answer.body.text(),
+          retryAfterMs: parseRetryAfter(answer.headers['retry-after']),
+        };
+      } catch (error) {
+        this.#breaker.recordFailure();
+        throw describeTransportError(error, where);
+      }
+      if (response.status >= 500 || response.status === 429) this.#breaker.recordFailure(response.retryAfterMs);
+      else this.#breaker.recordSuccess();
+      return response;
+    } finally {
+      release();
     }
   }
 
@@ -86,6 +127,11 @@ export class UpstreamHttp {
 }
 
 function describeTransportError(error: unknown, where: string): unknown {
+  if (error instanceof DOMException && error.name === 'TimeoutError') {
+    return new UpstreamTimeoutError(`Company lookup service gave no answer for ${where} within the request deadline`, {
+      cause: error,
+    });
+  }
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return error;
   if (TIMEOUT_CODES.has(code)) {

@@ -16,7 +16,7 @@ let expiring: Stack;
 
 beforeAll(async () => {
   [cached, expiring] = await Promise.all([
-    startStack({ gateway: { cacheMaxBytes: MAX_BYTES } }),
+    startStack({ gateway: { cacheMaxBytes: MAX_BYTES, upstreamRetries: 0 } }),
     startStack({ gateway: { cacheTtlMs: TTL_MS, cacheStaleWhileRevalidateMs: SWR_MS } }),
   ]);
 });

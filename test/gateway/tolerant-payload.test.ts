@@ -46,12 +46,28 @@ function changeResults(changes: Record<string, (result: Json) => unknown>): void
     });
 }
 
-async function searchNodes(q: string): Promise<CompanyDetailsFragment[]> {
+async function search(q: string) {
   const { status, body } = await stack.execute(SearchCompaniesDocument, { q, jurisdiction: 'GB', pageSize: 50 });
   expect(status).toBe(200);
-  expect(body.errors).toBeUndefined();
   expect(stack.lookup.counters.searchesAnswered).toBe(1);
-  return body.data!.searchCompanies.edges.map((edge) => edge.node);
+  return { nodes: body.data!.searchCompanies.edges.map((edge) => edge.node), errors: body.errors };
+}
+
+/** The nodes of a search that the upstream answered without a fault. */
+async function searchNodes(q: string): Promise<CompanyDetailsFragment[]> {
+  const { nodes, errors } = await search(q);
+  expect(errors).toBeUndefined();
+  return nodes;
+}
+
+/** The partial error for a field of the node at `index` that reads as null because `upstreamField` was unreadable. */
+function invalidField(index: number, fieldPath: (string | number)[], upstreamField: string, consequence = 'it reads as null') {
+  return {
+    message: `The company lookup service sent an unreadable ${upstreamField}; ${consequence}`,
+    locations: [expect.objectContaining({ line: expect.any(Number) })],
+    path: ['searchCompanies', 'edges', index, 'node', ...fieldPath],
+    extensions: { code: 'UPSTREAM_INVALID_FIELD', upstreamField },
+  };
 }
 
 /** Every Ferncastle company as the gateway presents it, with `patch` applied to the target. */
@@ -76,51 +92,78 @@ describe('a malformed field becomes null on its own', () => {
     expect(loggedMalformedFields()).toEqual([]);
   });
 
-  it.each<[string, string, (result: Json) => void, (expected: CompanyDetailsFragment) => CompanyDetailsFragment]>([
+  it.each<
+    [
+      string,
+      string,
+      (result: Json) => void,
+      (expected: CompanyDetailsFragment) => CompanyDetailsFragment,
+      (string | number)[][],
+    ]
+  >([
     [
       'incorporatedDate',
       'not a date',
       (result) => (result.incorporatedDate = 'not a date'),
       (expected) => ({ ...expected, incorporatedDate: null }),
+      [['incorporatedDate']],
     ],
-    ['isPlatformMember', 'yes', (result) => (result.isPlatformMember = 'yes'), (expected) => ({ ...expected, isPlatformMember: null })],
+    [
+      'isPlatformMember',
+      'yes',
+      (result) => (result.isPlatformMember = 'yes'),
+      (expected) => ({ ...expected, isPlatformMember: null }),
+      [['isPlatformMember']],
+    ],
     [
       'avatar.image',
       'not a url',
       (result) => (result.avatar.image = 'not a url'),
       (expected) => ({ ...expected, avatar: { image: null, initials: 'F' } }),
+      [['avatar', 'image']],
     ],
     [
       'avatar.image',
       'javascript: URL',
       (result) => (result.avatar.image = 'javascript:alert(1)'),
       (expected) => ({ ...expected, avatar: { image: null, initials: 'F' } }),
+      [['avatar', 'image']],
     ],
     [
       'addressStructured.latitude',
       'north',
       (result) => (result.addressStructured.latitude = 'north'),
       (expected) => ({ ...expected, address: { ...expected.address!, latitude: null } }),
+      [['address', 'latitude']],
     ],
     [
       'addressStructured.longitude',
       'out of range',
       (result) => (result.addressStructured.longitude = 512),
       (expected) => ({ ...expected, address: { ...expected.address!, longitude: null } }),
+      [['address', 'longitude']],
     ],
     [
       'addressStructured.postcode',
       'an object',
       (result) => (result.addressStructured.postcode = { outward: 'SW1H' }),
       (expected) => ({ ...expected, address: { ...expected.address!, postcode: null } }),
+      [['address', 'postcode']],
     ],
     [
       'address',
       'a number',
       (result) => (result.address = 42),
       (expected) => ({ ...expected, address: { ...expected.address!, formatted: null } }),
+      [['address', 'formatted']],
     ],
-    ['status', 'a number', (result) => (result.status = 7), (expected) => ({ ...expected, status: null, statusText: null })],
+    [
+      'status',
+      'a number',
+      (result) => (result.status = 7),
+      (expected) => ({ ...expected, status: null, statusText: null }),
+      [['status'], ['statusText']],
+    ],
     [
       'previousNames[0].startDate',
       '2020-13-45',
@@ -136,15 +179,18 @@ describe('a malformed field becomes null on its own', () => {
           { name: 'Ferncastle Founding Ltd', startDate: '2011-01-02', endDate: '2020-01-01' },
         ],
       }),
+      [['previousNames', 0, 'startDate']],
     ],
-  ])('%s of the wrong type (%s)', async (path, _example, inject, patch) => {
+  ])('%s of the wrong type (%s)', async (path, _example, inject, patch, fieldPaths) => {
     changeResults({
       [TARGET.companyNumber]: (result) => {
         inject(result);
         return result;
       },
     });
-    expect(await searchNodes('ferncastle')).toEqual(expectedFerncastle(patch));
+    const { nodes, errors } = await search('ferncastle');
+    expect(nodes).toEqual(expectedFerncastle(patch));
+    expect(errors).toEqual(fieldPaths.map((fieldPath) => invalidField(TARGET_INDEX, fieldPath, path)));
     expect(loggedMalformedFields()).toEqual([`results[${TARGET_INDEX}].${path}`]);
   });
 
@@ -157,12 +203,14 @@ describe('a malformed field becomes null on its own', () => {
       },
     });
     const expected = expectedCompany(company, 'GB');
-    expect(await searchNodes('Marlowe Kestrel')).toEqual([
+    const { nodes, errors } = await search('Marlowe Kestrel');
+    expect(nodes).toEqual([
       {
         ...expected,
         previousNames: [{ ...expected.previousNames[0]!, startDate: null }, expected.previousNames[1]!],
       },
     ]);
+    expect(errors).toEqual([invalidField(0, ['previousNames', 0, 'startDate'], 'previousNames[0].startDate')]);
     expect(loggedMalformedFields()).toEqual(['results[0].previousNames[0].startDate']);
   });
 
@@ -176,7 +224,8 @@ describe('a malformed field becomes null on its own', () => {
         addressStructured: { ...result.addressStructured, latitude: 'north', city: 12 },
       }),
     });
-    expect(await searchNodes('ferncastle')).toEqual(
+    const { nodes, errors } = await search('ferncastle');
+    expect(nodes).toEqual(
       expectedFerncastle((expected) => ({
         ...expected,
         incorporatedDate: null,
@@ -185,6 +234,75 @@ describe('a malformed field becomes null on its own', () => {
         address: { ...expected.address!, latitude: null, city: null },
       })),
     );
+    expect(errors).toHaveLength(5);
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        invalidField(TARGET_INDEX, ['incorporatedDate'], 'incorporatedDate'),
+        invalidField(TARGET_INDEX, ['isPlatformMember'], 'isPlatformMember'),
+        invalidField(TARGET_INDEX, ['avatar', 'image'], 'avatar.image'),
+        invalidField(TARGET_INDEX, ['address', 'latitude'], 'addressStructured.latitude'),
+        invalidField(TARGET_INDEX, ['address', 'city'], 'addressStructured.city'),
+      ]),
+    );
+  });
+});
+
+describe('a malformed object or list becomes null or shorter on its own', () => {
+  it('reads an addressStructured that is not an object as unknown parts, keeping the one-line address', async () => {
+    changeResults({ [TARGET.companyNumber]: (result) => ({ ...result, addressStructured: 'SW1H 0BD' }) });
+    const { nodes, errors } = await search('ferncastle');
+    const parts = ['streetLine1', 'streetLine2', 'city', 'region', 'postcode', 'country', 'latitude', 'longitude'] as const;
+    expect(nodes).toEqual(
+      expectedFerncastle((expected) => ({
+        ...expected,
+        address: { ...expected.address!, ...Object.fromEntries(parts.map((part) => [part, null])), countryCode: null },
+      })),
+    );
+    // countryCode is derived from country, so it carries the error too; errors come in selection order.
+    const selected = ['streetLine1', 'streetLine2', 'city', 'region', 'postcode', 'country', 'countryCode', 'latitude', 'longitude'];
+    expect(errors).toEqual(selected.map((part) => invalidField(TARGET_INDEX, ['address', part], 'addressStructured')));
+  });
+
+  it('gives a null address when neither form of it can be read', async () => {
+    changeResults({ [TARGET.companyNumber]: (result) => ({ ...result, address: 42, addressStructured: null }) });
+    const { nodes, errors } = await search('ferncastle');
+    expect(nodes).toEqual(expectedFerncastle((expected) => ({ ...expected, address: null })));
+    expect(errors).toEqual([invalidField(TARGET_INDEX, ['address'], 'address')]);
+  });
+
+  it('gives a null avatar when it is not an object', async () => {
+    changeResults({ [TARGET.companyNumber]: (result) => ({ ...result, avatar: 'F' }) });
+    const { nodes, errors } = await search('ferncastle');
+    expect(nodes).toEqual(expectedFerncastle((expected) => ({ ...expected, avatar: null })));
+    expect(errors).toEqual([invalidField(TARGET_INDEX, ['avatar'], 'avatar')]);
+  });
+
+  it('gives an empty list of previous names when it is not a list', async () => {
+    changeResults({ [TARGET.companyNumber]: (result) => ({ ...result, previousNames: 'Ferncastle Old Ltd' }) });
+    const { nodes, errors } = await search('ferncastle');
+    expect(nodes).toEqual(expectedFerncastle((expected) => ({ ...expected, previousNames: [] })));
+    expect(errors).toEqual([
+      invalidField(TARGET_INDEX, ['previousNames'], 'previousNames', 'the list leaves out what could not be read'),
+    ]);
+  });
+
+  it('leaves a previous name without a name out of the list', async () => {
+    changeResults({
+      [TARGET.companyNumber]: (result) => ({
+        ...result,
+        previousNames: [{ startDate: '2011-01-02' }, { name: 'Ferncastle Founding Ltd', startDate: '2011-01-02', endDate: '2020-01-01' }],
+      }),
+    });
+    const { nodes, errors } = await search('ferncastle');
+    expect(nodes).toEqual(
+      expectedFerncastle((expected) => ({
+        ...expected,
+        previousNames: [{ name: 'Ferncastle Founding Ltd', startDate: '2011-01-02', endDate: '2020-01-01' }],
+      })),
+    );
+    expect(errors).toEqual([
+      invalidField(TARGET_INDEX, ['previousNames'], 'previousNames[0]', 'the list leaves out what could not be read'),
+    ]);
   });
 });
 
@@ -204,9 +322,18 @@ describe('results the gateway cannot identify', () => {
       [fixtureCompaniesByStatus.OVERSEAS_ENTITY.companyNumber]: (result) => ({ ...result, companyNumber: 12345 }),
       [fixtureCompaniesByStatus.DISSOLVED.companyNumber]: () => null,
     });
-    const nodes = await searchNodes('ferncastle');
+    const { nodes, errors } = await search('ferncastle');
     expect(nodes).toEqual(
       FERNCASTLE.filter((company) => !dropped.includes(company)).map((company) => expectedCompany(company, 'GB')),
+    );
+    const droppedPositions = dropped.map((company) => FERNCASTLE.indexOf(company)).sort((a, b) => a - b);
+    expect(errors).toEqual(
+      droppedPositions.map((position) => ({
+        message: `The company lookup service sent result ${position + 1} of this search without a readable name or company number; it is left out`,
+        locations: [expect.objectContaining({ line: expect.any(Number) })],
+        path: ['searchCompanies'],
+        extensions: { code: 'UPSTREAM_INVALID_FIELD', upstreamField: `results[${position}]` },
+      })),
     );
   });
 });

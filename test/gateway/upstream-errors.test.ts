@@ -9,7 +9,10 @@ import { startStack, type Stack } from '../support/stack.js';
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ gateway: { upstreamHeadersTimeoutMs: 300 } });
+  // One attempt per search and no cool-downs, so each test sees exactly the mapping of one upstream answer.
+  stack = await startStack({
+    gateway: { upstreamHeadersTimeoutMs: 300, upstreamRetries: 0, tokenRefusedCooldownMs: 0, upstreamBreakerFailures: 1_000 },
+  });
 });
 afterAll(() => stack.close());
 beforeEach(() => stack.lookup.counters.reset());
@@ -102,7 +105,7 @@ describe('an upstream that cannot be reached', () => {
       });
     });
     const gateway = await startGateway(
-      { ...readConfig({}), port: 0 },
+      { ...readConfig({}), port: 0, upstreamRetries: 0 },
       { url: new URL(`http://127.0.0.1:${closedPort}`), clientId: 'id', clientSecret: 'secret' },
       createLogger('silent'),
     );

@@ -1,0 +1,70 @@
+import { UpstreamCircuitOpenError } from '../errors.js';
+import type { UpstreamLog } from '../log.js';
+
+export interface CircuitBreakerOptions {
+  /** Failures in a row that open the circuit. */
+  failureThreshold: number;
+  /** How long an open circuit holds calls back before one probe may pass. */
+  cooldownMs: number;
+  log: UpstreamLog;
+}
+
+type State = 'closed' | 'open' | 'half-open';
+
+/**
+ * Stops calling an upstream that keeps failing. After `failureThreshold`
+ * failures in a row it opens and every call fails at once for `cooldownMs`
+ * (longer when the upstream asked for more with Retry-After); then exactly one
+ * call, the probe, goes through: its success closes the circuit, its failure
+ * opens it again.
+ */
+export class CircuitBreaker {
+  readonly #options: CircuitBreakerOptions;
+  #state: State = 'closed';
+  #failures = 0;
+  #openUntil = 0;
+
+  constructor(options: CircuitBreakerOptions) {
+    this.#options = options;
+  }
+
+  get state(): State {
+    return this.#state;
+  }
+
+  /** Lets a call through, or throws `UpstreamCircuitOpenError`. Every admitted call must report its outcome. */
+  admit(where: string): void {
+    if (this.#state === 'closed') return;
+    const now = Date.now();
+    if (this.#state === 'open' && now >= this.#openUntil) {
+      this.#state = 'half-open';
+      return;
+    }
+    const waitMs = Math.max(0, this.#openUntil - now);
+    throw new UpstreamCircuitOpenError(
+      `Company lookup service is not called for ${where}: it failed ${this.#failures} times in a row; the next try is in ${Math.ceil(waitMs / 1000)} s`,
+      { retryAfterMs: waitMs },
+    );
+  }
+
+  recordSuccess(): void {
+    if (this.#state === 'half-open') {
+      this.#options.log.info({ circuit: 'closed' }, 'Company lookup service answered the probe; calls resume');
+      this.#state = 'closed';
+    }
+    if (this.#state === 'closed') this.#failures = 0;
+  }
+
+  recordFailure(retryAfterMs = 0): void {
+    this.#failures += 1;
+    if (this.#state === 'half-open' || (this.#state === 'closed' && this.#failures >= this.#options.failureThreshold)) {
+      const cooldownMs = Math.max(this.#options.cooldownMs, retryAfterMs);
+      this.#state = 'open';
+      this.#openUntil = Date.now() + cooldownMs;
+      this.#options.log.warn(
+        { circuit: 'open', failures: this.#failures, cooldownMs },
+        'Company lookup service keeps failing; holding calls back',
+      );
+    }
+  }
+}

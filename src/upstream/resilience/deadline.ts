@@ -1,0 +1,49 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { UpstreamTimeoutError } from '../errors.js';
+
+/** How long one caller may wait for the upstream, and how it says it has gone. */
+export interface Deadline {
+  /** Epoch milliseconds after which the caller no longer waits. */
+  expiresAt: number;
+  /** Aborts when the caller has gone, e.g. its client disconnected. */
+  signal?: AbortSignal | undefined;
+}
+
+export function deadlineIn(ms: number, signal?: AbortSignal): Deadline {
+  return { expiresAt: Date.now() + ms, signal };
+}
+
+/**
+ * Waits for `work` until the caller's deadline passes or the caller leaves,
+ * whichever comes first. `work` itself runs on: other callers may share it,
+ * and its own deadline bounds it.
+ */
+export function waitWithin<T>(work: Promise<T>, deadline: Deadline, what: string): Promise<T> {
+  const { signal } = deadline;
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  const remaining = deadline.expiresAt - Date.now();
+  if (remaining <= 0) return Promise.reject(deadlineError(what));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => settle(() => reject(signal?.reason));
+    const timer = setTimeout(() => settle(() => reject(deadlineError(what))), remaining);
+    const settle = (finish: () => void) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      finish();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => settle(() => resolve(value)),
+      (error: unknown) => settle(() => reject(error)),
+    );
+  });
+}
+
+function deadlineError(what: string): UpstreamTimeoutError {
+  return new UpstreamTimeoutError(`Company lookup service gave no answer for ${what} within the request deadline`);
+}
+
+/** Waits `ms`, or rejects as soon as the caller leaves. */
+export function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return sleep(ms, undefined, signal ? { signal } : undefined);
+}

@@ -1,0 +1,55 @@
+import {
+  UpstreamCircuitOpenError,
+  UpstreamRateLimitedError,
+  UpstreamUnavailableError,
+} from '../errors.js';
+
+/** The upstream advises waiting at least this long after a 429 that names no Retry-After. */
+export const RATE_LIMIT_BACKOFF_BASE_MS = 1_000;
+/** No single backoff is longer than this, whatever the attempt. */
+export const MAX_BACKOFF_MS = 30_000;
+
+export interface RetryPolicy {
+  /** Retries after the first attempt; 0 turns retrying off. */
+  retries: number;
+  /** First backoff ceiling after a 5xx or a refused or reset connection; it doubles each retry. */
+  baseDelayMs: number;
+  /** Random source in [0, 1); tests replace it for exact delays. */
+  random?: () => number;
+}
+
+/**
+ * How long to wait before retry number `retry` (0 for the first) after
+ * `error`, or undefined when the error is not worth retrying: a timeout (the
+ * upstream is slow, asking again adds load), a refused credential or query,
+ * a bad body, or a call the circuit breaker held back.
+ *
+ * A Retry-After from the upstream is honoured as given. Otherwise a 5xx or a
+ * connection failure backs off exponentially with full jitter, so retries from
+ * many requests spread out instead of arriving together; a 429 backs off from
+ * 1 s, with jitter on top of that floor.
+ */
+export function retryDelay(error: unknown, retry: number, policy: RetryPolicy): number | undefined {
+  const random = policy.random ?? Math.random;
+  if (error instanceof UpstreamCircuitOpenError) return undefined;
+  if (error instanceof UpstreamRateLimitedError) {
+    const floor = Math.min(RATE_LIMIT_BACKOFF_BASE_MS * 2 ** retry, MAX_BACKOFF_MS);
+    return error.retryAfterMs ?? floor + random() * floor;
+  }
+  if (error instanceof UpstreamUnavailableError) {
+    return error.retryAfterMs ?? random() * Math.min(policy.baseDelayMs * 2 ** retry, MAX_BACKOFF_MS);
+  }
+  return undefined;
+}
+
+/**
+ * Reads a Retry-After header: delay-seconds or an HTTP date. Undefined when
+ * absent or unreadable, so the caller falls back to its own backoff.
+ */
+export function parseRetryAfter(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (value === undefined || value === '') return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1_000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
