@@ -15,8 +15,16 @@ export interface GatewayConfig {
   upstreamConnectTimeoutMs: number;
   upstreamHeadersTimeoutMs: number;
   upstreamBodyTimeoutMs: number;
+  requestDeadlineMs: number;
+  upstreamMaxInFlight: number;
+  upstreamRetries: number;
+  upstreamRetryBaseMs: number;
+  upstreamBreakerFailures: number;
+  upstreamBreakerCooldownMs: number;
+  tokenRefusedCooldownMs: number;
   cacheTtlMs: number;
   cacheStaleWhileRevalidateMs: number;
+  cacheStaleIfErrorMs: number;
   cacheMaxBytes: number;
   searchMaxQueryLength: number;
   logLevel: LogLevel;
@@ -40,6 +48,14 @@ export const DEFAULT_UPSTREAM_BODY_TIMEOUT_MS = 5_000;
 export const DEFAULT_CACHE_TTL_MS = 300_000;
 export const DEFAULT_CACHE_STALE_WHILE_REVALIDATE_MS = 60_000;
 export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_CACHE_STALE_IF_ERROR_MS = 3_600_000;
+export const DEFAULT_REQUEST_DEADLINE_MS = 10_000;
+export const DEFAULT_UPSTREAM_MAX_IN_FLIGHT = 8;
+export const DEFAULT_UPSTREAM_RETRIES = 2;
+export const DEFAULT_UPSTREAM_RETRY_BASE_MS = 200;
+export const DEFAULT_UPSTREAM_BREAKER_FAILURES = 5;
+export const DEFAULT_UPSTREAM_BREAKER_COOLDOWN_MS = 10_000;
+export const DEFAULT_TOKEN_REFUSED_COOLDOWN_MS = 30_000;
 export const DEFAULT_SEARCH_MAX_QUERY_LENGTH = 200;
 export const DEFAULT_LOG_LEVEL: LogLevel = 'info';
 
@@ -71,6 +87,18 @@ export function readConfig(env: Env = process.env): GatewayConfig {
     upstreamConnectTimeoutMs: reader.integer('UPSTREAM_CONNECT_TIMEOUT_MS', DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS, 1, 600_000),
     upstreamHeadersTimeoutMs: reader.integer('UPSTREAM_HEADERS_TIMEOUT_MS', DEFAULT_UPSTREAM_HEADERS_TIMEOUT_MS, 1, 600_000),
     upstreamBodyTimeoutMs: reader.integer('UPSTREAM_BODY_TIMEOUT_MS', DEFAULT_UPSTREAM_BODY_TIMEOUT_MS, 1, 600_000),
+    requestDeadlineMs: reader.integer('REQUEST_DEADLINE_MS', DEFAULT_REQUEST_DEADLINE_MS, 1, 600_000),
+    upstreamMaxInFlight: reader.integer('UPSTREAM_MAX_IN_FLIGHT', DEFAULT_UPSTREAM_MAX_IN_FLIGHT, 1, 1_024),
+    upstreamRetries: reader.integer('UPSTREAM_RETRIES', DEFAULT_UPSTREAM_RETRIES, 0, 10),
+    upstreamRetryBaseMs: reader.integer('UPSTREAM_RETRY_BASE_MS', DEFAULT_UPSTREAM_RETRY_BASE_MS, 1, 60_000),
+    upstreamBreakerFailures: reader.integer('UPSTREAM_BREAKER_FAILURES', DEFAULT_UPSTREAM_BREAKER_FAILURES, 1, 1_000),
+    upstreamBreakerCooldownMs: reader.integer(
+      'UPSTREAM_BREAKER_COOLDOWN_MS',
+      DEFAULT_UPSTREAM_BREAKER_COOLDOWN_MS,
+      1,
+      3_600_000,
+    ),
+    tokenRefusedCooldownMs: reader.integer('TOKEN_REFUSED_COOLDOWN_MS', DEFAULT_TOKEN_REFUSED_COOLDOWN_MS, 0, 3_600_000),
     cacheTtlMs: reader.integer('CACHE_TTL_MS', DEFAULT_CACHE_TTL_MS, 1, 7 * 24 * 3_600_000),
     cacheStaleWhileRevalidateMs: reader.integer(
       'CACHE_STALE_WHILE_REVALIDATE_MS',
@@ -78,6 +106,7 @@ export function readConfig(env: Env = process.env): GatewayConfig {
       0,
       7 * 24 * 3_600_000,
     ),
+    cacheStaleIfErrorMs: reader.integer('CACHE_STALE_IF_ERROR_MS', DEFAULT_CACHE_STALE_IF_ERROR_MS, 0, 7 * 24 * 3_600_000),
     cacheMaxBytes: reader.integer('CACHE_MAX_BYTES', DEFAULT_CACHE_MAX_BYTES, 1_024, Number.MAX_SAFE_INTEGER),
     searchMaxQueryLength: reader.integer('SEARCH_MAX_QUERY_LENGTH', DEFAULT_SEARCH_MAX_QUERY_LENGTH, 1, 10_000),
     logLevel: reader.oneOf('LOG_LEVEL', LOG_LEVELS, DEFAULT_LOG_LEVEL),

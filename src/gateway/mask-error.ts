@@ -12,7 +12,11 @@ type MaskError = NonNullable<Exclude<YogaServerOptions<object, object>['maskedEr
  */
 export function createErrorMasker(logger: Logger): MaskError {
   return (error, message, isDev) => {
-    const original = error instanceof GraphQLError ? error.originalError : error;
+    const original = originalOf(error);
+    if (isClientGone(original)) {
+      logger.debug({ path: (error as GraphQLError).path }, 'The client left before its answer was ready');
+      return maskUnexpectedError(error, message, isDev);
+    }
     if (original instanceof UpstreamError) {
       const located = error as GraphQLError;
       logger.warn({ code: original.code, path: located.path }, original.message);
@@ -30,4 +34,22 @@ export function createErrorMasker(logger: Logger): MaskError {
     logger.error({ err: original }, 'Unexpected error while executing an operation');
     return maskUnexpectedError(error, message, isDev);
   };
+}
+
+function originalOf(error: unknown): unknown {
+  return error instanceof GraphQLError ? error.originalError : error;
+}
+
+function isClientGone(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
+/**
+ * Whether the masker has already logged `error` at the level it deserves: an
+ * upstream failure as a warning, a client that left at debug. Yoga logs every
+ * error it masks as an error; for these that would be noise.
+ */
+export function isReportedByMasker(error: unknown): boolean {
+  const original = originalOf(error);
+  return original instanceof UpstreamError || isClientGone(original);
 }

@@ -34,15 +34,26 @@ export async function startGateway(
       headersTimeoutMs: config.upstreamHeadersTimeoutMs,
       bodyTimeoutMs: config.upstreamBodyTimeoutMs,
       maxResponseBytes: MAX_UPSTREAM_RESPONSE_BYTES,
+      maxInFlight: config.upstreamMaxInFlight,
+      breaker: { failureThreshold: config.upstreamBreakerFailures, cooldownMs: config.upstreamBreakerCooldownMs },
     },
     cache: {
       ttlMs: config.cacheTtlMs,
       staleWhileRevalidateMs: config.cacheStaleWhileRevalidateMs,
+      staleIfErrorMs: config.cacheStaleIfErrorMs,
       maxBytes: config.cacheMaxBytes,
     },
+    retry: { retries: config.upstreamRetries, baseDelayMs: config.upstreamRetryBaseMs },
+    callTimeoutMs: config.requestDeadlineMs,
+    refusedCredentialsCooldownMs: config.tokenRefusedCooldownMs,
     log: logger,
   });
-  const gateway = createGateway({ upstream, limits: { maxQueryLength: config.searchMaxQueryLength }, logger });
+  const gateway = createGateway({
+    upstream,
+    limits: { maxQueryLength: config.searchMaxQueryLength },
+    requestDeadlineMs: config.requestDeadlineMs,
+    logger,
+  });
 
   let closing = false;
   const server = createServer((request, response) => {

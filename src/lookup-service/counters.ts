@@ -13,6 +13,10 @@ export interface LookupServiceCounters {
    * oldest first, exactly as sent, e.g. "q=acme&jurisdiction=GB&pageSize=10&page=2".
    */
   readonly searchQueries: readonly string[];
+  /** Search requests received and not yet answered (or dropped) right now. */
+  readonly searchesInFlight: number;
+  /** The most search requests that were in flight at once since the last reset. */
+  readonly maxSearchesInFlight: number;
   reset(): void;
 }
 
@@ -22,11 +26,20 @@ export class Counters implements LookupServiceCounters {
   searchRequests = 0;
   searchesAnswered = 0;
   readonly searchQueries: string[] = [];
+  searchesInFlight = 0;
+  maxSearchesInFlight = 0;
 
   recordSearchRequest(rawQuery: string): void {
     this.searchRequests += 1;
     this.searchQueries.push(rawQuery);
     if (this.searchQueries.length > SEARCH_QUERY_LOG_SIZE) this.searchQueries.shift();
+  }
+
+  /** Counts a search from its arrival until `settled` (its response closing, however it ends). */
+  trackSearchInFlight(settled: { once(event: 'close', listener: () => void): unknown }): void {
+    this.searchesInFlight += 1;
+    this.maxSearchesInFlight = Math.max(this.maxSearchesInFlight, this.searchesInFlight);
+    settled.once('close', () => (this.searchesInFlight -= 1));
   }
 
   reset(): void {
@@ -35,5 +48,6 @@ export class Counters implements LookupServiceCounters {
     this.searchRequests = 0;
     this.searchesAnswered = 0;
     this.searchQueries.length = 0;
+    this.maxSearchesInFlight = this.searchesInFlight;
   }
 }

@@ -19,6 +19,7 @@ function authorisationProblem(context: ServiceContext, header: string | undefine
 /** GET /v1/company/search: one page of companies matching q in one jurisdiction, and the total of matches. */
 export async function handleSearchRequest(context: ServiceContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   context.counters.recordSearchRequest(rawQueryString(req.url ?? ''));
+  context.counters.trackSearchInFlight(res);
   if (await answeredBeforeHandling(context, req, res, 'search')) return;
   const problem = authorisationProblem(context, req.headers.authorization);
   if (problem !== undefined) {

@@ -22,6 +22,45 @@ function problemsOf(env: Record<string, string>): string[] {
 }
 
 describe('readConfig', () => {
+  it('reads the resilience settings, with their documented defaults', () => {
+    expect(readConfig({})).toMatchObject({
+      requestDeadlineMs: 10_000,
+      upstreamMaxInFlight: 8,
+      upstreamRetries: 2,
+      upstreamRetryBaseMs: 200,
+      upstreamBreakerFailures: 5,
+      upstreamBreakerCooldownMs: 10_000,
+      tokenRefusedCooldownMs: 30_000,
+      cacheStaleIfErrorMs: 3_600_000,
+    });
+    expect(
+      readConfig({
+        REQUEST_DEADLINE_MS: '2500',
+        UPSTREAM_MAX_IN_FLIGHT: '3',
+        UPSTREAM_RETRIES: '0',
+        UPSTREAM_RETRY_BASE_MS: '50',
+        UPSTREAM_BREAKER_FAILURES: '10',
+        UPSTREAM_BREAKER_COOLDOWN_MS: '1000',
+        TOKEN_REFUSED_COOLDOWN_MS: '0',
+        CACHE_STALE_IF_ERROR_MS: '0',
+      }),
+    ).toMatchObject({
+      requestDeadlineMs: 2_500,
+      upstreamMaxInFlight: 3,
+      upstreamRetries: 0,
+      upstreamRetryBaseMs: 50,
+      upstreamBreakerFailures: 10,
+      upstreamBreakerCooldownMs: 1_000,
+      tokenRefusedCooldownMs: 0,
+      cacheStaleIfErrorMs: 0,
+    });
+    expect(problemsOf({ UPSTREAM_RETRIES: '11', UPSTREAM_BREAKER_FAILURES: '0', REQUEST_DEADLINE_MS: 'soon' })).toEqual([
+      'REQUEST_DEADLINE_MS must be a whole number from 1 to 600000, got "soon"',
+      'UPSTREAM_RETRIES must be a whole number from 0 to 10, got "11"',
+      'UPSTREAM_BREAKER_FAILURES must be a whole number from 1 to 1000, got "0"',
+    ]);
+  });
+
   it('uses the documented defaults and the embedded upstream when nothing is set', () => {
     const config = readConfig({});
     expect(config).toMatchObject({

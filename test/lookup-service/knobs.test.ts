@@ -262,6 +262,8 @@ describe('counters', () => {
       searchRequests: 3,
       searchesAnswered: 1,
       searchQueries: ['q=acme%20widgets&jurisdiction=gb&pageSize=10&page=2', 'q=&jurisdiction=GB&pageSize=10', ''],
+      searchesInFlight: 0,
+      maxSearchesInFlight: 1,
     });
     service.counters.reset();
     expect({ ...service.counters, searchQueries: [...service.counters.searchQueries] }).toEqual({
@@ -270,7 +272,25 @@ describe('counters', () => {
       searchRequests: 0,
       searchesAnswered: 0,
       searchQueries: [],
+      searchesInFlight: 0,
+      maxSearchesInFlight: 0,
     });
+  });
+
+  it('count the searches in flight at once', async () => {
+    service.counters.reset();
+    service.knobs.searchLatencyMs = 100;
+    try {
+      const searchOnce = () =>
+        call(`${service.url}/v1/company/search?q=acme&jurisdiction=GB&pageSize=10`, { headers: { authorization: `Bearer ${token}` } });
+      await Promise.all([searchOnce(), searchOnce(), searchOnce()]);
+      expect(service.counters.maxSearchesInFlight).toBe(3);
+      expect(service.counters.searchesInFlight).toBe(0);
+      await searchOnce();
+      expect(service.counters.maxSearchesInFlight).toBe(3);
+    } finally {
+      service.knobs.searchLatencyMs = 0;
+    }
   });
 });
 

@@ -1,0 +1,96 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DashboardSearchDocument } from '../../generated/graphql.js';
+import { startStack, type Stack } from '../../support/stack.js';
+
+const FAILURES = 3;
+const COOLDOWN_MS = 400;
+
+let stack: Stack;
+
+beforeEach(async () => {
+  stack = await startStack({
+    gateway: { upstreamRetries: 0, upstreamBreakerFailures: FAILURES, upstreamBreakerCooldownMs: COOLDOWN_MS },
+  });
+  // The token is fetched while the upstream is healthy, so only searches fail below.
+  await stack.execute(DashboardSearchDocument, { q: 'warm up', jurisdiction: 'GB' });
+  stack.lookup.counters.reset();
+});
+afterEach(() => stack.close());
+
+let distinct = 0;
+function freshSearch() {
+  distinct += 1;
+  return { q: `ferncastle ${distinct}`, jurisdiction: 'GB' };
+}
+
+async function errorCode(search = freshSearch()) {
+  const { body } = await stack.execute(DashboardSearchDocument, search);
+  return body.errors?.[0]?.extensions?.code;
+}
+
+async function openTheCircuit() {
+  stack.lookup.knobs.failSearch({ status: 503 }, Number.POSITIVE_INFINITY);
+  for (let failure = 0; failure < FAILURES; failure++) expect(await errorCode()).toBe('UPSTREAM_UNAVAILABLE');
+  expect(stack.lookup.counters.searchRequests).toBe(FAILURES);
+}
+
+describe('circuit breaker', () => {
+  it('stops calling the upstream after a run of failures and answers UPSTREAM_UNAVAILABLE at once', async () => {
+    await openTheCircuit();
+    const startedAt = performance.now();
+    const { body } = await stack.execute(DashboardSearchDocument, freshSearch());
+    expect(performance.now() - startedAt).toBeLessThan(200);
+    expect(body.errors).toEqual([
+      expect.objectContaining({
+        message: expect.stringMatching(/^Company lookup service is not called for GET \/v1\/company\/search: it failed 3 times in a row/),
+        extensions: { code: 'UPSTREAM_UNAVAILABLE' },
+      }),
+    ]);
+    expect(stack.lookup.counters.searchRequests).toBe(FAILURES);
+    expect(stack.logs.some((line) => line.includes('holding calls back'))).toBe(true);
+  });
+
+  it('lets exactly one probe through after the cool-down, and closes again when it succeeds', async () => {
+    await openTheCircuit();
+    await sleep(COOLDOWN_MS + 50);
+    stack.lookup.knobs.clearFaults();
+    stack.lookup.knobs.searchLatencyMs = 100;
+    stack.lookup.counters.reset();
+
+    const answers = await Promise.all(Array.from({ length: 5 }, () => errorCode()));
+    expect(answers.filter((code) => code === undefined)).toHaveLength(1);
+    expect(answers.filter((code) => code === 'UPSTREAM_UNAVAILABLE')).toHaveLength(4);
+    expect(stack.lookup.counters.searchRequests).toBe(1);
+
+    stack.lookup.knobs.searchLatencyMs = 0;
+    expect(await Promise.all(Array.from({ length: 5 }, () => errorCode()))).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect(stack.lookup.counters.searchRequests).toBe(6);
+  });
+
+  it('opens again when the probe fails', async () => {
+    await openTheCircuit();
+    await sleep(COOLDOWN_MS + 50);
+    stack.lookup.counters.reset();
+    expect(await errorCode()).toBe('UPSTREAM_UNAVAILABLE');
+    expect(stack.lookup.counters.searchRequests).toBe(1);
+    expect(await errorCode()).toBe('UPSTREAM_UNAVAILABLE');
+    expect(stack.lookup.counters.searchRequests).toBe(1);
+
+    stack.lookup.knobs.clearFaults();
+    await sleep(COOLDOWN_MS + 50);
+    expect(await errorCode()).toBeUndefined();
+    expect(await errorCode()).toBeUndefined();
+    expect(stack.lookup.counters.searchRequests).toBe(3);
+  });
+
+  it('holds calls back for as long as a 429 asks when that is longer than the cool-down', async () => {
+    stack.lookup.knobs.failSearch({ status: 429, headers: { 'retry-after': '1' } }, FAILURES);
+    for (let failure = 0; failure < FAILURES; failure++) expect(await errorCode()).toBe('UPSTREAM_RATE_LIMITED');
+    await sleep(COOLDOWN_MS + 50);
+    expect(await errorCode()).toBe('UPSTREAM_UNAVAILABLE');
+    expect(stack.lookup.counters.searchRequests).toBe(FAILURES);
+    await sleep(1_000 - COOLDOWN_MS);
+    expect(await errorCode()).toBeUndefined();
+  });
+});

@@ -1,0 +1,129 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DashboardSearchDocument } from '../../generated/graphql.js';
+import { startStack, type Stack } from '../../support/stack.js';
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack({
+    // Short backoffs keep the tests quick; a breaker that never opens keeps each test's calls its own.
+    gateway: { upstreamRetries: 2, upstreamRetryBaseMs: 10, upstreamBreakerFailures: 1_000, upstreamHeadersTimeoutMs: 300 },
+  });
+});
+afterAll(() => stack.close());
+beforeEach(() => stack.lookup.counters.reset());
+afterEach(() => {
+  stack.lookup.knobs.clearFaults();
+  stack.lookup.knobs.searchLatencyMs = 0;
+});
+
+let distinct = 0;
+/** A search no earlier test has cached; every one matches the same companies. */
+function freshSearch() {
+  distinct += 1;
+  return { q: `ferncastle ${distinct}`, jurisdiction: 'GB' };
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<{ result: T; elapsedMs: number }> {
+  const startedAt = performance.now();
+  const result = await work();
+  return { result, elapsedMs: performance.now() - startedAt };
+}
+
+/** The answer the gateway gives with the upstream healthy. */
+async function healthyAnswer(variables: { q: string; jurisdiction: string }) {
+  const { body } = await stack.execute(DashboardSearchDocument, variables);
+  expect(body.errors).toBeUndefined();
+  return body;
+}
+
+function errorCodes(body: { errors?: { extensions?: Record<string, unknown> }[] }) {
+  return body.errors?.map((error) => error.extensions?.code);
+}
+
+describe('retries of a failed search', () => {
+  it('retries a burst of 5xx and answers normally once it passes: 3 calls, no more', async () => {
+    const search = freshSearch();
+    stack.lookup.knobs.failSearch({ status: 503 }, 1);
+    stack.lookup.knobs.failSearch({ status: 502 }, 1);
+    const { body } = await stack.execute(DashboardSearchDocument, search);
+    expect(body.errors).toBeUndefined();
+    expect(stack.lookup.counters.searchRequests).toBe(3);
+    stack.lookup.knobs.clearFaults();
+    stack.lookup.counters.reset();
+    expect(body).toEqual(await healthyAnswer(freshSearch()));
+  });
+
+  it('gives up after the configured retries with UPSTREAM_UNAVAILABLE, then recovers with one call', async () => {
+    const search = freshSearch();
+    stack.lookup.knobs.failSearch({ status: 500 }, 3);
+    const { body } = await stack.execute(DashboardSearchDocument, search);
+    expect(body.data).toBeNull();
+    expect(errorCodes(body)).toEqual(['UPSTREAM_UNAVAILABLE']);
+    expect(stack.lookup.counters.searchRequests).toBe(3);
+
+    await healthyAnswer(search);
+    expect(stack.lookup.counters.searchRequests).toBe(4);
+  });
+
+  it('retries a dropped connection', async () => {
+    stack.lookup.knobs.failSearch({ kind: 'drop-connection' }, 1);
+    await healthyAnswer(freshSearch());
+    expect(stack.lookup.counters.searchRequests).toBe(2);
+  });
+
+  it('honours Retry-After on a 429', async () => {
+    stack.lookup.knobs.failSearch({ status: 429, headers: { 'retry-after': '1' } }, 1);
+    const { elapsedMs } = await timed(() => healthyAnswer(freshSearch()));
+    expect(elapsedMs).toBeGreaterThanOrEqual(990);
+    expect(stack.lookup.counters.searchRequests).toBe(2);
+  });
+
+  it('backs off at least 1 s after a 429 without Retry-After, as the upstream advises', async () => {
+    stack.lookup.knobs.failSearch({ status: 429 }, 1);
+    const { elapsedMs } = await timed(() => healthyAnswer(freshSearch()));
+    expect(elapsedMs).toBeGreaterThanOrEqual(990);
+    expect(elapsedMs).toBeLessThan(2_500);
+    expect(stack.lookup.counters.searchRequests).toBe(2);
+  });
+
+  it('does not retry when Retry-After reaches past the deadline: UPSTREAM_RATE_LIMITED at once', async () => {
+    stack.lookup.knobs.failSearch({ status: 429, headers: { 'retry-after': '120' } }, 1);
+    const { result, elapsedMs } = await timed(() => stack.execute(DashboardSearchDocument, freshSearch()));
+    expect(errorCodes(result.body)).toEqual(['UPSTREAM_RATE_LIMITED']);
+    expect(elapsedMs).toBeLessThan(1_000);
+    expect(stack.lookup.counters.searchRequests).toBe(1);
+    await healthyAnswer(freshSearch());
+  });
+
+  it.each([
+    ['a 400', { status: 400, body: '{"message":"bad q"}' }, 'UPSTREAM_REJECTED_QUERY'],
+    ['malformed JSON', { kind: 'malformed-json' as const }, 'UPSTREAM_BAD_RESPONSE'],
+    ['a body without results', { kind: 'wrong-shape' as const }, 'UPSTREAM_BAD_RESPONSE'],
+    ['a timeout', { kind: 'hang' as const }, 'UPSTREAM_TIMEOUT'],
+  ])('never retries %s', async (_name, fault, code) => {
+    stack.lookup.knobs.failSearch(fault, 1);
+    const { body } = await stack.execute(DashboardSearchDocument, freshSearch());
+    expect(errorCodes(body)).toEqual([code]);
+    expect(stack.lookup.counters.searchRequests).toBe(1);
+    await healthyAnswer(freshSearch());
+    expect(stack.lookup.counters.searchRequests).toBe(2);
+  });
+
+  it('never retries a failing token endpoint: one token call, no search', async () => {
+    const fresh = await startStack({ gateway: { upstreamRetries: 2, upstreamRetryBaseMs: 10 } });
+    try {
+      fresh.lookup.knobs.failToken({ status: 503 }, 1);
+      const { body } = await fresh.execute(DashboardSearchDocument, freshSearch());
+      expect(errorCodes(body)).toEqual(['UPSTREAM_UNAVAILABLE']);
+      expect(fresh.lookup.counters.tokenRequests).toBe(1);
+      expect(fresh.lookup.counters.searchRequests).toBe(0);
+
+      const recovered = await fresh.execute(DashboardSearchDocument, freshSearch());
+      expect(recovered.body.errors).toBeUndefined();
+      expect(fresh.lookup.counters.tokenRequests).toBe(2);
+    } finally {
+      await fresh.close();
+    }
+  });
+});

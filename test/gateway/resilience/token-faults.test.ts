@@ -1,0 +1,59 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DashboardSearchDocument } from '../../generated/graphql.js';
+import { startStack, type Stack } from '../../support/stack.js';
+
+let stack: Stack | undefined;
+afterEach(() => stack?.close());
+
+let distinct = 0;
+function freshSearch() {
+  distinct += 1;
+  return { q: `ferncastle ${distinct}`, jurisdiction: 'GB' };
+}
+
+async function errorCode(stack: Stack) {
+  const { body } = await stack.execute(DashboardSearchDocument, freshSearch());
+  return body.errors?.[0]?.extensions?.code;
+}
+
+describe('token endpoint faults', () => {
+  it('does not offer refused credentials again during the cool-down: one token call for many searches', async () => {
+    stack = await startStack({ gateway: { tokenRefusedCooldownMs: 500 } });
+    stack.lookup.knobs.failToken({ status: 401 }, Number.POSITIVE_INFINITY);
+    for (let search = 0; search < 5; search++) expect(await errorCode(stack)).toBe('UPSTREAM_AUTH_FAILED');
+    expect(stack.lookup.counters.tokenRequests).toBe(1);
+    expect(stack.lookup.counters.searchRequests).toBe(0);
+    expect(stack.logs.filter((line) => line.includes('not asking again during the cool-down'))).toHaveLength(1);
+
+    stack.lookup.knobs.clearFaults();
+    expect(await errorCode(stack)).toBe('UPSTREAM_AUTH_FAILED');
+    await sleep(550);
+    expect(await errorCode(stack)).toBeUndefined();
+    expect(stack.lookup.counters.tokenRequests).toBe(2);
+  });
+
+  it('asks once for the many concurrent searches waiting on a refused credential', async () => {
+    stack = await startStack({ lookup: { tokenLatencyMs: 100 }, gateway: { tokenRefusedCooldownMs: 60_000 } });
+    stack.lookup.knobs.failToken({ status: 401 }, Number.POSITIVE_INFINITY);
+    const codes = await Promise.all(Array.from({ length: 20 }, () => errorCode(stack!)));
+    expect(new Set(codes)).toEqual(new Set(['UPSTREAM_AUTH_FAILED']));
+    expect(stack.lookup.counters.tokenRequests).toBe(1);
+  });
+
+  it('answers from the current token while the token endpoint fails, until the token expires', async () => {
+    stack = await startStack({ lookup: { tokenLifetimeSeconds: 1 }, gateway: { upstreamRetries: 0 } });
+    expect(await errorCode(stack)).toBeUndefined();
+    stack.lookup.knobs.failToken({ status: 503 }, Number.POSITIVE_INFINITY);
+    stack.lookup.counters.reset();
+    // Within the refresh margin the renewal fails in the background; searches go on with the valid token.
+    await sleep(920);
+    expect(await errorCode(stack)).toBeUndefined();
+    expect(stack.lookup.counters.searchesAnswered).toBe(1);
+
+    await sleep(200);
+    expect(await errorCode(stack)).toBe('UPSTREAM_UNAVAILABLE');
+    stack.lookup.knobs.clearFaults();
+    expect(await errorCode(stack)).toBeUndefined();
+  });
+});
