@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { print } from 'graphql';
-import { request } from 'undici';
+import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeCursor, searchFingerprint } from '../../../src/schema/cursor.js';
 import { normalizeSearchQuery, searchQueryKey } from '../../../src/upstream/search-query.js';
@@ -20,15 +20,19 @@ async function start(options: StackOptions) {
 
 /** Sends a query and hangs up after `leaveAfterMs`, as a browser tab that closes does. */
 async function leaveEarly(stack: Stack, body: unknown, leaveAfterMs: number) {
+  // A client of its own, closed with the request, as a closing tab's connection is.
+  const client = new Agent();
   await request(stack.gateway.graphqlUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(leaveAfterMs),
+    dispatcher: client,
   }).then(
     () => expect.fail('the request should have been abandoned'),
     (error: Error) => expect(error.name).toBe('TimeoutError'),
   );
+  await client.destroy();
 }
 
 describe('request deadline', () => {
