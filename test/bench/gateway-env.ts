@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import type { BenchOptions } from './options.js';
+import type { LookupStarted } from './protocol.js';
+
+/** The key every benchmark request presents, new for each run. */
+export const BENCH_API_KEY = randomBytes(32).toString('hex');
+export const API_KEY_HEADER = 'x-api-key';
+
+/**
+ * The whole environment of a gateway process, as an operator would run it:
+ * production mode, API keys required. The rate limit stays on, so that its
+ * cost is measured, but far above the benchmark's load, which all comes from
+ * one client. Nothing else is inherited, so the developer's shell cannot
+ * change what is measured.
+ */
+export function gatewayEnv(options: BenchOptions, upstream: LookupStarted, extra: Record<string, string>): Record<string, string> {
+  return {
+    ...(process.env.PATH === undefined ? {} : { PATH: process.env.PATH }),
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: options.logLevel,
+    UPSTREAM_URL: upstream.url,
+    UPSTREAM_CLIENT_ID: upstream.credentials.clientId,
+    UPSTREAM_CLIENT_SECRET: upstream.credentials.clientSecret,
+    GATEWAY_API_KEYS: `bench:${BENCH_API_KEY}`,
+    RATE_LIMIT_PER_MINUTE: '6000000',
+    RATE_LIMIT_BURST: '1000000',
+    ...extra,
+  };
+}

@@ -1,0 +1,98 @@
+import { readOptions, USAGE, type BenchOptions } from './options.js';
+import { planCpus } from './pinning.js';
+import { startContext, type BenchContext } from './context.js';
+import { checksList, disturbance, machineFacts, otherScenarios, resultsTable, runFacts, targetsTable } from './report.js';
+import type { BenchResults } from './results.js';
+import { runCold } from './scenarios/cold.js';
+import { runHot } from './scenarios/hot.js';
+import { HOT_DASHBOARD, HOT_FULL_SEARCH } from './scenarios/hot-queries.js';
+import { runMemory } from './scenarios/memory.js';
+import { compareWithSecondGateway } from './scenarios/second-gateway.js';
+import { runSingleFlight } from './scenarios/single-flight.js';
+import { judgeTargets } from './targets.js';
+
+/**
+ * `npm run bench`: the gateway against a bare node:http server writing the
+ * same bytes, and against the upstream it fronts. Markdown on stdout,
+ * progress on stderr. Exits 1 when a correctness check fails (or, with
+ * --enforce-targets, a target is missed), 2 on a bad command line.
+ */
+async function main(): Promise<number> {
+  let options: BenchOptions;
+  try {
+    options = readOptions(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
+    return 2;
+  }
+  const cpus = planCpus();
+  progress(`cores: ${cpus.description}`);
+  const context = await startContext(options, cpus);
+  let results: BenchResults;
+  try {
+    results = await runScenarios(context);
+  } finally {
+    await context.stop();
+  }
+
+  const lines = [
+    `## Benchmark${options.smoke ? ' (smoke run: correctness only, timings are not meaningful)' : ''}`,
+    '',
+    ...machineFacts(cpus.description),
+    runFacts(options),
+    '',
+    ...resultsTable(results),
+    '',
+    ...disturbance(results),
+    ...otherScenarios(results),
+  ];
+  const targets = judgeTargets(results);
+  if (!options.smoke) lines.push('', '### Targets', '', ...targetsTable(targets));
+  lines.push('', '### Correctness checks', '', ...checksList(context.checks.list), '');
+  process.stdout.write(lines.join('\n'));
+
+  const failed = context.checks.failed;
+  const missed = options.enforceTargets && !options.smoke ? targets.filter(({ pass }) => pass === false) : [];
+  if (failed.length > 0) process.stderr.write(`${failed.length} correctness check(s) failed\n`);
+  if (missed.length > 0) process.stderr.write(`${missed.length} target(s) missed\n`);
+  return failed.length > 0 || missed.length > 0 ? 1 : 0;
+}
+
+async function runScenarios(context: BenchContext): Promise<BenchResults> {
+  const { options } = context;
+  const hot = [];
+  for (const spec of [HOT_FULL_SEARCH, HOT_DASHBOARD]) {
+    progress(`${spec.id}: baseline and gateway, interleaved`);
+    hot.push(await runHot(context, spec));
+  }
+  progress('cold: upstream and gateway, interleaved');
+  const cold = await runCold(context);
+
+  progress('single-flight: a second gateway, 200 identical requests at once');
+  const countsAtStart = await context.lookupCounts();
+  const second = await context.startGateway('gateway-2', { CACHE_MAX_BYTES: String(options.memoryCacheBytes) });
+  const singleFlight = await runSingleFlight(context, second, countsAtStart, HOT_FULL_SEARCH.operation, HOT_FULL_SEARCH.variables);
+  context.checks.record('single-flight: exactly 1 upstream search call', singleFlight.searches === 1, `${singleFlight.searches}`);
+  context.checks.record('single-flight: at most 1 upstream token call', singleFlight.tokens <= 1, `${singleFlight.tokens}`);
+  await compareWithSecondGateway(context, second, hot);
+
+  progress('memory: distinct searches, ten times the cache limit');
+  const memory = await runMemory(context, second, options.memoryCacheBytes);
+  return { hot, cold, singleFlight, memory };
+}
+
+function progress(message: string): void {
+  process.stderr.write(`bench: ${message}\n`);
+}
+
+// Children are killed on exit (processes.ts), so a signal only needs to end this process.
+process.once('SIGINT', () => process.exit(130));
+process.once('SIGTERM', () => process.exit(143));
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,80 @@
+import { parseArgs } from 'node:util';
+import { LOG_LEVELS, type LogLevel } from '../../src/gateway/config.js';
+
+export interface BenchOptions {
+  /** Seconds, correctness only: one short round per contender, no targets judged. */
+  smoke: boolean;
+  rounds: number;
+  roundMs: number;
+  warmupMs: number;
+  /** Requests in flight in the hot and memory scenarios. */
+  concurrency: number;
+  /** Requests in flight in the cold scenario, low enough that neither contender queues for CPU. */
+  coldConcurrency: number;
+  upstreamLatencyMs: number;
+  /** CACHE_MAX_BYTES of the gateway in the memory scenario. */
+  memoryCacheBytes: number;
+  logLevel: LogLevel;
+  /** Where the main gateway writes a V8 CPU profile (--cpu-prof), if anywhere. */
+  cpuProfDir: string | undefined;
+  /** Exit non-zero when a target is missed, not only on a failed check. */
+  enforceTargets: boolean;
+}
+
+export const USAGE = `Usage: npx tsx test/bench/main.ts [options]
+  --smoke                    seconds, correctness checks only (CI)
+  --rounds N                 measured rounds per contender (default 5; smoke 1)
+  --round-ms MS              length of a round (default 3000; smoke 300)
+  --warmup-ms MS             warm-up per contender and scenario (default 2000; smoke 200)
+  --concurrency N            requests in flight, hot and memory scenarios (default 16)
+  --cold-concurrency N       requests in flight, cold scenario (default 4)
+  --upstream-latency-ms MS   lookup service search latency (default 5)
+  --memory-cache-bytes N     CACHE_MAX_BYTES in the memory scenario (default 4 MiB; smoke 1 MiB)
+  --log-level LEVEL          gateway LOG_LEVEL; lines go to /dev/null (default info)
+  --cpu-prof DIR             write a V8 CPU profile of the main gateway to DIR
+  --enforce-targets          exit 1 when a target is missed`;
+
+/** Reads the command line; throws a message naming the bad option. */
+export function readOptions(args: string[]): BenchOptions {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      smoke: { type: 'boolean', default: false },
+      rounds: { type: 'string' },
+      'round-ms': { type: 'string' },
+      'warmup-ms': { type: 'string' },
+      concurrency: { type: 'string' },
+      'cold-concurrency': { type: 'string' },
+      'upstream-latency-ms': { type: 'string' },
+      'memory-cache-bytes': { type: 'string' },
+      'log-level': { type: 'string' },
+      'cpu-prof': { type: 'string' },
+      'enforce-targets': { type: 'boolean', default: false },
+    },
+  });
+  const smoke = values.smoke;
+  const integer = (name: keyof typeof values, fallback: number, min: number, max: number): number => {
+    const raw = values[name];
+    if (raw === undefined) return fallback;
+    const value = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+    if (!Number.isSafeInteger(value) || value < min || value > max) throw new Error(`--${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+    return value;
+  };
+  const logLevel = values['log-level'] ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
+  return {
+    smoke,
+    rounds: integer('rounds', smoke ? 1 : 5, 1, 100),
+    roundMs: integer('round-ms', smoke ? 300 : 3_000, 100, 600_000),
+    warmupMs: integer('warmup-ms', smoke ? 200 : 2_000, 0, 600_000),
+    concurrency: integer('concurrency', 16, 1, 1_024),
+    coldConcurrency: integer('cold-concurrency', 4, 1, 1_024),
+    upstreamLatencyMs: integer('upstream-latency-ms', 5, 0, 10_000),
+    memoryCacheBytes: integer('memory-cache-bytes', smoke ? 1024 * 1024 : 4 * 1024 * 1024, 1_024, 1024 * 1024 * 1024),
+    logLevel: logLevel as LogLevel,
+    cpuProfDir: values['cpu-prof'],
+    enforceTargets: values['enforce-targets'],
+  };
+}

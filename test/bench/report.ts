@@ -1,0 +1,119 @@
+import { cpus, platform, release, totalmem } from 'node:os';
+import type { Check } from './checks.js';
+import type { BenchOptions } from './options.js';
+import { cpuRatio, MIB, rssGrowthBytes, throughputRatio, type BenchResults } from './results.js';
+import type { Summary } from './rounds.js';
+import type { TargetResult } from './targets.js';
+
+/** Above this share of a core the load generator, not the server, may be what limits requests per second. */
+const CLIENT_BOUND_SHARE = 0.9;
+/** Above this share of a core used by other processes during a round, the round counts as disturbed. */
+const DISTURBED_SHARE = 0.05;
+
+const integer = (value: number) => Math.round(value).toLocaleString('en-US');
+const ms = (value: number) => value.toFixed(2);
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+const mib = (bytes: number) => `${(bytes / MIB).toFixed(1)} MiB`;
+const percent = (share: number) => `${Math.round(share * 100)}%`;
+
+function cpuCell(summary: Summary, probe = 'serverCpuUs'): string {
+  const value = summary.perRequest[probe] ?? Number.NaN;
+  return `${integer(value)} ±${percent(summary.perRequestSpread[probe] ?? 0)}`;
+}
+
+/** How busy the load generator and the rest of the machine were: what to trust the row for. */
+function loadNotes(summary: Summary): string[] {
+  const notes = [`load gen ${percent(summary.clientCpuShare)} of a core${summary.clientCpuShare >= CLIENT_BOUND_SHARE ? ' (client-bound)' : ''}`];
+  if (summary.othersCpuShare >= DISTURBED_SHARE) notes.push(`other processes up to ${percent(summary.othersCpuShare)} of a core (disturbed)`);
+  return notes;
+}
+
+function row(cells: string[]): string {
+  return `| ${cells.join(' | ')} |`;
+}
+
+export function machineFacts(cpuPlan: string): string[] {
+  const model = cpus()[0]?.model ?? 'unknown CPU';
+  return [
+    // Not availableParallelism(): it counts only the cores this (pinned) process may use.
+    `Machine: ${cpus().length} cores (${model}), ${mib(totalmem())} RAM, ${platform()} ${release()}, Node ${process.version}`,
+    `Pinning: ${cpuPlan}`,
+  ];
+}
+
+export function runFacts(options: BenchOptions): string {
+  return (
+    `Run: ${options.rounds} interleaved round(s) of ${options.roundMs} ms per contender after ${options.warmupMs} ms warm-up; ` +
+    `${options.concurrency} requests in flight (hot, memory), ${options.coldConcurrency} (cold); upstream search latency ${options.upstreamLatencyMs} ms; ` +
+    `gateway: NODE_ENV=production, an API key on every request, rate limit on but far above the load, LOG_LEVEL=${options.logLevel} written to /dev/null. ` +
+    'Values are medians over rounds; ± is half the range of CPU µs/req over rounds.'
+  );
+}
+
+export function resultsTable({ hot, cold }: BenchResults): string[] {
+  const lines = [
+    row(['Scenario', 'Server', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'CPU vs base', 'req/s vs base', 'Notes']),
+    row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---']),
+  ];
+  for (const result of hot) {
+    const { baseline, gateway, spec, answer } = result;
+    lines.push(
+      row([`${spec.title} (${kib(answer.length)})`, 'node:http baseline', integer(baseline.requestsPerSecond), ms(baseline.p50Ms), ms(baseline.p99Ms), cpuCell(baseline), '1.00×', '1.00×', loadNotes(baseline).join('; ')]),
+      row(['', 'gateway', integer(gateway.requestsPerSecond), ms(gateway.p50Ms), ms(gateway.p99Ms), cpuCell(gateway), `${cpuRatio(result).toFixed(2)}×`, `${throughputRatio(result).toFixed(2)}×`, loadNotes(gateway).join('; ')]),
+    );
+  }
+  const coldTitle = `cold: a new search each time, ${cold.concurrency} in flight`;
+  lines.push(
+    row([coldTitle, 'upstream, direct', integer(cold.upstream.requestsPerSecond), ms(cold.upstream.p50Ms), ms(cold.upstream.p99Ms), cpuCell(cold.upstream), '', '', ['CPU is the lookup service\'s', ...loadNotes(cold.upstream)].join('; ')]),
+    row([
+      '',
+      'gateway',
+      integer(cold.gateway.requestsPerSecond),
+      ms(cold.gateway.p50Ms),
+      ms(cold.gateway.p99Ms),
+      cpuCell(cold.gateway),
+      '',
+      `${(cold.gateway.requestsPerSecond / cold.upstream.requestsPerSecond).toFixed(2)}×`,
+      [
+        `added p50 ${ms(cold.addedP50Ms)} ms, p99 ${ms(cold.addedP99Ms)} ms`,
+        `lookup service CPU ${cpuCell(cold.gateway, 'upstreamCpuUs')} µs/req`,
+        ...loadNotes(cold.gateway),
+      ].join('; '),
+    ]),
+  );
+  return lines;
+}
+
+/** A warning when other processes took a noticeable share of the machine while rounds were measured. */
+export function disturbance({ hot, cold }: BenchResults): string[] {
+  const worst = Math.max(...[...hot.flatMap(({ baseline, gateway }) => [baseline, gateway]), cold.upstream, cold.gateway].map((summary) => summary.othersCpuShare));
+  if (worst < DISTURBED_SHARE) return [];
+  return [
+    `**Disturbed run:** other processes used up to ${percent(worst)} of a core during measured rounds. ` +
+      'Requests per second and latencies are unreliable; CPU per request, read from the servers themselves, less so. Rerun on a quiet machine.',
+    '',
+  ];
+}
+
+export function otherScenarios({ singleFlight, memory }: BenchResults): string[] {
+  const cache = memory.maxCacheBytes === undefined ? 'not reported (RunningGateway has no `cacheBytes` yet)' : `at most ${mib(memory.maxCacheBytes)}, ${mib(memory.after.cacheBytes ?? 0)} at the end`;
+  return [
+    `- single-flight: ${singleFlight.requests} identical cold requests at once, to a gateway with no token yet → ` +
+      `${singleFlight.searches} upstream search call(s), ${singleFlight.tokens} token call(s); all answered in ${integer(singleFlight.elapsedMs)} ms.`,
+    `- memory: CACHE_MAX_BYTES ${mib(memory.limitBytes)}; ${integer(memory.searches)} distinct full-page searches, ${mib(memory.responseBytes)} of answers; ` +
+      `cache bytes ${cache}; RSS after GC ${mib(memory.before.rssBytes)} → ${mib(memory.after.rssBytes)} (${rssGrowthBytes(memory) >= 0 ? '+' : ''}${mib(rssGrowthBytes(memory))}), peak ${mib(memory.peakRssBytes)}; ` +
+      `heap used after GC ${mib(memory.before.heapUsedBytes)} → ${mib(memory.after.heapUsedBytes)}.`,
+  ];
+}
+
+export function targetsTable(targets: TargetResult[]): string[] {
+  return [
+    row(['Target', 'Limit', 'Measured', 'Result']),
+    row(['---', '---', '---:', '---']),
+    ...targets.map(({ name, limit, measured, pass }) => row([name, limit, measured, pass === undefined ? 'n/a' : pass ? 'pass' : '**FAIL**'])),
+  ];
+}
+
+export function checksList(checks: Check[]): string[] {
+  return checks.map(({ name, ok, detail }) => `- [${ok ? 'x' : ' '}] ${ok ? '' : '**FAILED** '}${name}${detail ? ` — ${detail}` : ''}`);
+}

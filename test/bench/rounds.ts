@@ -1,0 +1,102 @@
+import { forDuration, type LoadClient, type LoadPlan, type LoadRun } from './load.js';
+import type { MachineLoad } from './machine-load.js';
+import { median, percentile, spread } from './stats.js';
+
+/** One side of a comparison: a load client aimed at a server, and the counters read around each round. */
+export interface Contender {
+  name: string;
+  client: LoadClient;
+  /** A plan for one run; `more` is set by the round. */
+  plan(): Omit<LoadPlan, 'more'>;
+  /** Cumulative counters (e.g. the server's CPU µs); each round records their growth. */
+  probes: Record<string, () => Promise<number>>;
+}
+
+export interface RoundTiming {
+  rounds: number;
+  roundMs: number;
+  warmupMs: number;
+}
+
+export interface Round {
+  run: LoadRun;
+  /** Growth of each probe over the round. */
+  growth: Record<string, number>;
+  /** CPU µs that processes outside the benchmark used during the round. */
+  othersUs: number;
+}
+
+export interface ContenderRuns {
+  warmup: LoadRun;
+  rounds: Round[];
+}
+
+/** Medians over the rounds of one contender. */
+export interface Summary {
+  rounds: number;
+  requests: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Growth of each probe per request. */
+  perRequest: Record<string, number>;
+  /** How far the rounds disagree on each per-request value (half range / median). */
+  perRequestSpread: Record<string, number>;
+  /** Share of one core the load generator used: near 1, the client and not the server set the pace. */
+  clientCpuShare: number;
+  /** Highest share of one core that other processes on the machine used during a round. */
+  othersCpuShare: number;
+  /** Failed requests, warm-up included. */
+  failures: number;
+  failureSamples: string[];
+}
+
+/**
+ * Warms every contender up, then runs `rounds` rounds each, alternating the
+ * order (A B, B A, ...) so that drift in the machine hits all alike.
+ */
+export async function runInterleaved(contenders: Contender[], timing: RoundTiming, machine: MachineLoad): Promise<Map<string, ContenderRuns>> {
+  const runs = new Map<string, ContenderRuns>();
+  for (const contender of contenders) {
+    const warmup = await contender.client.run({ ...contender.plan(), more: forDuration(timing.warmupMs) });
+    runs.set(contender.name, { warmup, rounds: [] });
+  }
+  for (let round = 0; round < timing.rounds; round++) {
+    const order = round % 2 === 0 ? contenders : [...contenders].reverse();
+    for (const contender of order) runs.get(contender.name)?.rounds.push(await runRound(contender, timing.roundMs, machine));
+  }
+  return runs;
+}
+
+async function runRound(contender: Contender, roundMs: number, machine: MachineLoad): Promise<Round> {
+  const before = await readProbes(contender);
+  const othersBefore = machine.othersUs();
+  const run = await contender.client.run({ ...contender.plan(), more: forDuration(roundMs) });
+  const othersUs = machine.othersUs() - othersBefore;
+  const after = await readProbes(contender);
+  return { run, othersUs, growth: Object.fromEntries(Object.entries(after).map(([name, value]) => [name, value - (before[name] ?? 0)])) };
+}
+
+async function readProbes(contender: Contender): Promise<Record<string, number>> {
+  const entries = await Promise.all(Object.entries(contender.probes).map(async ([name, read]) => [name, await read()] as const));
+  return Object.fromEntries(entries);
+}
+
+export function summarize({ warmup, rounds }: ContenderRuns): Summary {
+  const runs = [warmup, ...rounds.map(({ run }) => run)];
+  const perRequest = (name: string) => rounds.map(({ run, growth }) => (growth[name] ?? Number.NaN) / run.requests);
+  const probeNames = Object.keys(rounds[0]?.growth ?? {});
+  return {
+    rounds: rounds.length,
+    requests: rounds.reduce((sum, { run }) => sum + run.requests, 0),
+    requestsPerSecond: median(rounds.map(({ run }) => (run.requests / run.elapsedMs) * 1000)),
+    p50Ms: median(rounds.map(({ run }) => percentile(run.latenciesMs, 50))),
+    p99Ms: median(rounds.map(({ run }) => percentile(run.latenciesMs, 99))),
+    perRequest: Object.fromEntries(probeNames.map((name) => [name, median(perRequest(name))])),
+    perRequestSpread: Object.fromEntries(probeNames.map((name) => [name, spread(perRequest(name))])),
+    clientCpuShare: median(rounds.map(({ run }) => run.clientCpuUs / 1000 / run.elapsedMs)),
+    othersCpuShare: Math.max(0, ...rounds.map(({ run, othersUs }) => othersUs / 1000 / run.elapsedMs)),
+    failures: runs.reduce((sum, run) => sum + run.failures, 0),
+    failureSamples: runs.flatMap((run) => run.failureSamples).slice(0, 3),
+  };
+}

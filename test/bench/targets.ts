@@ -1,0 +1,49 @@
+import { cpuRatio, MIB, rssGrowthBytes, throughputRatio, type BenchResults } from './results.js';
+
+export interface TargetResult {
+  name: string;
+  limit: string;
+  measured: string;
+  /** Undefined when the run could not measure it. */
+  pass: boolean | undefined;
+}
+
+/** The targets of issue 5, as ratios and counts from this run. */
+export function judgeTargets(results: BenchResults): TargetResult[] {
+  const { cold, singleFlight, memory } = results;
+  const targets: TargetResult[] = results.hot.flatMap((hot) => [
+    {
+      name: `${hot.spec.title}: server CPU per request vs baseline`,
+      limit: '≤ 2.00× (aim 1.30×)',
+      measured: `${cpuRatio(hot).toFixed(2)}×`,
+      pass: cpuRatio(hot) <= 2,
+    },
+    {
+      name: `${hot.spec.title}: requests per second vs baseline`,
+      limit: '≥ 0.60×',
+      measured: `${throughputRatio(hot).toFixed(2)}×`,
+      pass: throughputRatio(hot) >= 0.6,
+    },
+  ]);
+  const limitMib = memory.limitBytes / MIB;
+  const rssLimit = 1.3 * memory.limitBytes + 30 * MIB;
+  targets.push(
+    { name: 'cold: added latency p50 (gateway − upstream)', limit: '≤ 0.50 ms', measured: `${cold.addedP50Ms.toFixed(2)} ms`, pass: cold.addedP50Ms <= 0.5 },
+    { name: 'cold: added latency p99 (gateway − upstream)', limit: '≤ 3.00 ms', measured: `${cold.addedP99Ms.toFixed(2)} ms`, pass: cold.addedP99Ms <= 3 },
+    { name: 'single-flight: upstream search calls', limit: '= 1', measured: String(singleFlight.searches), pass: singleFlight.searches === 1 },
+    { name: 'single-flight: upstream token calls', limit: '≤ 1', measured: String(singleFlight.tokens), pass: singleFlight.tokens <= 1 },
+    {
+      name: 'memory: cache bytes, highest seen',
+      limit: `≤ ${limitMib.toFixed(1)} MiB`,
+      measured: memory.maxCacheBytes === undefined ? 'not reported: the gateway has no `cacheBytes` yet' : `${(memory.maxCacheBytes / MIB).toFixed(2)} MiB`,
+      pass: memory.maxCacheBytes === undefined ? undefined : memory.maxCacheBytes <= memory.limitBytes,
+    },
+    {
+      name: 'memory: RSS growth after GC',
+      limit: `≤ 1.3 × ${limitMib.toFixed(1)} MiB + 30 MiB = ${(rssLimit / MIB).toFixed(1)} MiB`,
+      measured: `${(rssGrowthBytes(memory) / MIB).toFixed(1)} MiB`,
+      pass: rssGrowthBytes(memory) <= rssLimit,
+    },
+  );
+  return targets;
+}
