@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { maskError as maskUnexpectedError, type YogaServerOptions } from 'graphql-yoga';
-import { UpstreamError } from '../upstream/errors.js';
+import { isHeldBack, UpstreamError } from '../upstream/errors.js';
 import type { Logger } from './logger.js';
 
 type MaskError = NonNullable<Exclude<YogaServerOptions<object, object>['maskedErrors'], boolean | undefined>['maskError']>;
@@ -19,7 +19,8 @@ export function createErrorMasker(logger: Logger): MaskError {
     }
     if (original instanceof UpstreamError) {
       const located = error as GraphQLError;
-      logger.warn({ code: original.code, path: located.path }, original.message);
+      // The circuit breaker logs once when it starts holding calls back; each held-back request is detail.
+      logger[isHeldBack(original) ? 'debug' : 'warn']({ code: original.code, path: located.path }, original.message);
       return new GraphQLError(original.message, {
         nodes: located.nodes,
         source: located.source,

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { Counters } from './counters.js';
@@ -44,6 +45,8 @@ export async function startLookupService(options: LookupServiceOptions = {}): Pr
   const resolved = resolveOptions(options);
   const tokens = new TokenStore();
   const closing = new AbortController();
+  // Every delayed request listens for closing; hundreds at once are normal under load.
+  setMaxListeners(0, closing.signal);
   const context: ServiceContext = {
     index: searchIndexFor(resolved.companies),
     tokens,

@@ -79,6 +79,8 @@ export interface SearchPage {
   fetchedAt: Date;
   /** Whether that window is past its TTL. */
   stale: boolean;
+  /** When that window goes past its TTL (epoch ms): anything built from this page is fresh until then. */
+  freshUntil: number;
   /** Set when the page is stale because the upstream failed when asked for fresh results. */
   servedOnError: UpstreamErrorCode | undefined;
 }
@@ -86,6 +88,8 @@ export interface SearchPage {
 export interface CompanyLookup {
   company: Company | null;
   fetchedAt: Date;
+  /** When the answer goes past its TTL (epoch ms). */
+  freshUntil: number;
   /** Set when the answer is past its TTL because the upstream failed when asked again. */
   servedOnError: UpstreamErrorCode | undefined;
 }
@@ -186,6 +190,7 @@ export class UpstreamClient {
       hasNextPage: end < reachable,
       fetchedAt: new Date(oldest.fetchedAt),
       stale: this.#isStale(oldest),
+      freshUntil: this.#freshUntil(oldest),
       servedOnError: failure?.code,
     };
   }
@@ -198,7 +203,12 @@ export class UpstreamClient {
     const company = window.slots.find(
       (candidate) => candidate?.jurisdiction === query.jurisdiction && candidate.companyNumber.toUpperCase() === wanted,
     );
-    return { company: company ?? null, fetchedAt: new Date(window.fetchedAt), servedOnError: failure?.code };
+    return {
+      company: company ?? null,
+      fetchedAt: new Date(window.fetchedAt),
+      freshUntil: this.#freshUntil(window),
+      servedOnError: failure?.code,
+    };
   }
 
   /** The circuit breaker's state: `closed` while the upstream is called normally. */
@@ -217,7 +227,11 @@ export class UpstreamClient {
   }
 
   #isStale(window: SearchWindow): boolean {
-    return Date.now() - window.fetchedAt > this.#options.cache.ttlMs;
+    return Date.now() > this.#freshUntil(window);
+  }
+
+  #freshUntil(window: SearchWindow): number {
+    return window.fetchedAt + this.#options.cache.ttlMs;
   }
 
   /**
@@ -247,7 +261,8 @@ export class UpstreamClient {
     } catch (error) {
       const servable = cached !== undefined && ageMs <= ttlMs + staleIfErrorMs;
       if (!servable || !(error instanceof UpstreamError) || error instanceof UpstreamRejectedQueryError) throw error;
-      this.#options.log.warn({ code: error.code, ageMs }, 'Upstream failed; serving a stale search window');
+      // Each failed call is logged where it fails; one line per stale answer would flood an outage's logs.
+      this.#options.log.debug({ code: error.code, ageMs }, 'Upstream failed; serving a stale search window');
       return { window: cached, failure: error };
     }
   }
@@ -284,7 +299,9 @@ export class UpstreamClient {
     this.#tokens.invalidate(token);
     const retried = await this.#searchWith(await this.#tokens.getToken(), request, expiresAt);
     if (retried.status === 401) {
-      throw new UpstreamAuthError(`Company lookup service refused a freshly issued token on GET ${SEARCH_ENDPOINT} (401)`);
+      throw new UpstreamAuthError(
+        `Company lookup service refused the service token on GET ${SEARCH_ENDPOINT} (401), and again after it was renewed`,
+      );
     }
     return retried;
   }

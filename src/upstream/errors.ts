@@ -59,6 +59,17 @@ export class UpstreamUnavailableError extends UpstreamError {
 export class UpstreamCircuitOpenError extends UpstreamUnavailableError {}
 
 /**
+ * The gateway holds calls back after a run of 429s: to clients it is the
+ * upstream's rate limit, but it is never retried, as no call was made.
+ */
+export class UpstreamRateLimitHoldError extends UpstreamRateLimitedError {}
+
+/** Whether the gateway answered for the upstream without calling it. */
+export function isHeldBack(error: unknown): boolean {
+  return error instanceof UpstreamCircuitOpenError || error instanceof UpstreamRateLimitHoldError;
+}
+
+/**
  * Connecting, waiting for headers or reading the body took too long, or no
  * answer came within the request's deadline.
  */

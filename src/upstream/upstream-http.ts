@@ -113,8 +113,11 @@ export class UpstreamHttp {
         this.#breaker.recordFailure();
         throw describeTransportError(error, where);
       }
-      if (response.status >= 500 || response.status === 429) this.#breaker.recordFailure(response.retryAfterMs);
-      else this.#breaker.recordSuccess();
+      if (response.status >= 500 || response.status === 429) {
+        this.#breaker.recordFailure({ rateLimited: response.status === 429, retryAfterMs: response.retryAfterMs });
+      } else {
+        this.#breaker.recordSuccess();
+      }
       return response;
     } finally {
       release();

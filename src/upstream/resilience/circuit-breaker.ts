@@ -1,4 +1,4 @@
-import { UpstreamCircuitOpenError } from '../errors.js';
+import { UpstreamCircuitOpenError, UpstreamRateLimitHoldError } from '../errors.js';
 import type { UpstreamLog } from '../log.js';
 
 export interface CircuitBreakerOptions {
@@ -23,6 +23,7 @@ export class CircuitBreaker {
   #state: State = 'closed';
   #failures = 0;
   #openUntil = 0;
+  #rateLimited = false;
 
   constructor(options: CircuitBreakerOptions) {
     this.#options = options;
@@ -41,8 +42,16 @@ export class CircuitBreaker {
       return;
     }
     const waitMs = Math.max(0, this.#openUntil - now);
+    const nextTry = `the next try is in ${Math.ceil(waitMs / 1000)} s`;
+    // Clients told of a rate limit know to slow down; "unavailable" would not say so.
+    if (this.#rateLimited) {
+      throw new UpstreamRateLimitHoldError(
+        `Company lookup service is not called for ${where}: it answered 429 (rate limited) at the last try; ${nextTry}`,
+        { retryAfterMs: waitMs },
+      );
+    }
     throw new UpstreamCircuitOpenError(
-      `Company lookup service is not called for ${where}: it failed ${this.#failures} times in a row; the next try is in ${Math.ceil(waitMs / 1000)} s`,
+      `Company lookup service is not called for ${where}: it failed ${this.#failures} times in a row; ${nextTry}`,
       { retryAfterMs: waitMs },
     );
   }
@@ -55,8 +64,10 @@ export class CircuitBreaker {
     if (this.#state === 'closed') this.#failures = 0;
   }
 
-  recordFailure(retryAfterMs = 0): void {
+  /** A failed call; `rateLimited` when it was a 429, which may name how long to wait. */
+  recordFailure({ rateLimited = false, retryAfterMs = 0 }: { rateLimited?: boolean; retryAfterMs?: number | undefined } = {}): void {
     this.#failures += 1;
+    this.#rateLimited = rateLimited;
     if (this.#state === 'half-open' || (this.#state === 'closed' && this.#failures >= this.#options.failureThreshold)) {
       const cooldownMs = Math.max(this.#options.cooldownMs, retryAfterMs);
       this.#state = 'open';

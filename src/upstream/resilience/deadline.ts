@@ -20,9 +20,12 @@ export function deadlineIn(ms: number, signal?: AbortSignal): Deadline {
  */
 export function waitWithin<T>(work: Promise<T>, deadline: Deadline, what: string): Promise<T> {
   const { signal } = deadline;
-  if (signal?.aborted) return Promise.reject(signal.reason);
   const remaining = deadline.expiresAt - Date.now();
-  if (remaining <= 0) return Promise.reject(deadlineError(what));
+  if (signal?.aborted || remaining <= 0) {
+    // Nobody else may be waiting for `work`; its failure must not go unhandled.
+    work.catch(() => undefined);
+    return Promise.reject(signal?.aborted ? signal.reason : deadlineError(what));
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => settle(() => reject(signal?.reason));
     const timer = setTimeout(() => settle(() => reject(deadlineError(what))), remaining);

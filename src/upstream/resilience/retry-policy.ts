@@ -1,8 +1,4 @@
-import {
-  UpstreamCircuitOpenError,
-  UpstreamRateLimitedError,
-  UpstreamUnavailableError,
-} from '../errors.js';
+import { isHeldBack, UpstreamRateLimitedError, UpstreamUnavailableError } from '../errors.js';
 
 /** The upstream advises waiting at least this long after a 429 that names no Retry-After. */
 export const RATE_LIMIT_BACKOFF_BASE_MS = 1_000;
@@ -31,7 +27,7 @@ export interface RetryPolicy {
  */
 export function retryDelay(error: unknown, retry: number, policy: RetryPolicy): number | undefined {
   const random = policy.random ?? Math.random;
-  if (error instanceof UpstreamCircuitOpenError) return undefined;
+  if (isHeldBack(error)) return undefined;
   if (error instanceof UpstreamRateLimitedError) {
     const floor = Math.min(RATE_LIMIT_BACKOFF_BASE_MS * 2 ** retry, MAX_BACKOFF_MS);
     return error.retryAfterMs ?? floor + random() * floor;

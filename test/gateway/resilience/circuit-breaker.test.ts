@@ -84,11 +84,17 @@ describe('circuit breaker', () => {
     expect(stack.lookup.counters.searchRequests).toBe(3);
   });
 
-  it('holds calls back for as long as a 429 asks when that is longer than the cool-down', async () => {
+  it('holds calls back after a run of 429s, for as long as the upstream asks, answering UPSTREAM_RATE_LIMITED', async () => {
     stack.lookup.knobs.failSearch({ status: 429, headers: { 'retry-after': '1' } }, FAILURES);
     for (let failure = 0; failure < FAILURES; failure++) expect(await errorCode()).toBe('UPSTREAM_RATE_LIMITED');
     await sleep(COOLDOWN_MS + 50);
-    expect(await errorCode()).toBe('UPSTREAM_UNAVAILABLE');
+    const { body } = await stack.execute(DashboardSearchDocument, freshSearch());
+    expect(body.errors).toEqual([
+      expect.objectContaining({
+        message: expect.stringMatching(/^Company lookup service is not called for GET \/v1\/company\/search: it answered 429/),
+        extensions: { code: 'UPSTREAM_RATE_LIMITED' },
+      }),
+    ]);
     expect(stack.lookup.counters.searchRequests).toBe(FAILURES);
     await sleep(1_000 - COOLDOWN_MS);
     expect(await errorCode()).toBeUndefined();
