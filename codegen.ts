@@ -10,7 +10,8 @@ const config: CodegenConfig = {
   generates: {
     'test/generated/': {
       preset: 'client',
-      presetConfig: { fragmentMasking: false },
+      // persistedDocuments also writes persisted-documents.json: SHA-256 id -> document, the manifest TRUSTED_DOCUMENTS reads.
+      presetConfig: { fragmentMasking: false, persistedDocuments: true },
       config: {
         useTypeImports: true,
         emitLegacyCommonJSImports: false,

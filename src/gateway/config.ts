@@ -1,4 +1,8 @@
 import { isIP } from 'node:net';
+import { parseApiKeys, type ApiKey } from './access/api-keys.js';
+import { MIN_JWT_SECRET_LENGTH, type JwtSettings } from './access/jwt.js';
+import { isOrigin } from './cors.js';
+import { readTrustedDocuments, type TrustedDocuments } from './trusted-documents.js';
 
 /**
  * The gateway's settings, read from environment variables and checked before
@@ -28,6 +32,33 @@ export interface GatewayConfig {
   cacheMaxBytes: number;
   searchMaxQueryLength: number;
   logLevel: LogLevel;
+  /** NODE_ENV=production: masked errors without stack traces, no field suggestions, GraphiQL and introspection off unless set. */
+  production: boolean;
+  graphiql: boolean;
+  introspection: boolean;
+  maxBodyBytes: number;
+  maxDocumentLength: number;
+  maxDepth: number;
+  maxAliases: number;
+  maxDirectives: number;
+  maxTokens: number;
+  maxUpstreamSearches: number;
+  /** Most operations in one batched request; 0: batching off. */
+  batchingLimit: number;
+  /** Origins browsers may read answers from; `*` for any. */
+  corsAllowedOrigins: string[];
+  /** Only hashes: the keys themselves are not kept. */
+  apiKeys: ApiKey[];
+  jwt: JwtSettings | undefined;
+  allowAnonymous: boolean;
+  /** 0: no rate limit. */
+  rateLimitPerMinute: number;
+  rateLimitBurst: number;
+  rateLimitMaxClients: number;
+  /** Reverse proxies in front whose X-Forwarded-For entries are believed. */
+  trustedProxyCount: number;
+  trustedDocuments: TrustedDocuments | undefined;
+  allowArbitraryOperations: boolean;
 }
 
 export interface UpstreamTarget {
@@ -58,6 +89,19 @@ export const DEFAULT_UPSTREAM_BREAKER_COOLDOWN_MS = 10_000;
 export const DEFAULT_TOKEN_REFUSED_COOLDOWN_MS = 30_000;
 export const DEFAULT_SEARCH_MAX_QUERY_LENGTH = 200;
 export const DEFAULT_LOG_LEVEL: LogLevel = 'info';
+export const NODE_ENVS = ['development', 'production', 'test'] as const;
+export const DEFAULT_MAX_BODY_BYTES = 102_400;
+export const DEFAULT_MAX_DOCUMENT_LENGTH = 10_000;
+export const DEFAULT_MAX_DEPTH = 10;
+export const DEFAULT_MAX_ALIASES = 15;
+export const DEFAULT_MAX_DIRECTIVES = 20;
+export const DEFAULT_MAX_TOKENS = 1_000;
+export const DEFAULT_MAX_UPSTREAM_SEARCHES = 5;
+export const DEFAULT_BATCHING_LIMIT = 0;
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
+export const DEFAULT_RATE_LIMIT_BURST = 100;
+export const DEFAULT_RATE_LIMIT_MAX_CLIENTS = 10_000;
+export const DEFAULT_TRUSTED_PROXY_COUNT = 0;
 
 /** Every problem found in the environment, one line each. */
 export class ConfigError extends Error {
@@ -74,6 +118,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 const HOSTNAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 const PARAMETER_NAME = /^[A-Za-z][A-Za-z0-9_.-]*$/;
 const SEARCH_PARAMETERS = ['q', 'jurisdiction', 'pageSize'];
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
 export function readConfig(env: Env = process.env): GatewayConfig {
   const problems: string[] = [];
@@ -110,6 +155,7 @@ export function readConfig(env: Env = process.env): GatewayConfig {
     cacheMaxBytes: reader.integer('CACHE_MAX_BYTES', DEFAULT_CACHE_MAX_BYTES, 1_024, Number.MAX_SAFE_INTEGER),
     searchMaxQueryLength: reader.integer('SEARCH_MAX_QUERY_LENGTH', DEFAULT_SEARCH_MAX_QUERY_LENGTH, 1, 10_000),
     logLevel: reader.oneOf('LOG_LEVEL', LOG_LEVELS, DEFAULT_LOG_LEVEL),
+    ...readProtection(reader, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
@@ -129,6 +175,96 @@ function readUpstreamTarget(reader: EnvReader, problems: string[]): UpstreamTarg
   if (clientId === undefined) problems.push('UPSTREAM_CLIENT_ID is required when UPSTREAM_URL is set');
   if (clientSecret === undefined) problems.push('UPSTREAM_CLIENT_SECRET is required when UPSTREAM_URL is set');
   return clientId === undefined || clientSecret === undefined ? undefined : { url, clientId, clientSecret };
+}
+
+type Protection = Pick<
+  GatewayConfig,
+  | 'production'
+  | 'graphiql'
+  | 'introspection'
+  | 'maxBodyBytes'
+  | 'maxDocumentLength'
+  | 'maxDepth'
+  | 'maxAliases'
+  | 'maxDirectives'
+  | 'maxTokens'
+  | 'maxUpstreamSearches'
+  | 'batchingLimit'
+  | 'corsAllowedOrigins'
+  | 'apiKeys'
+  | 'jwt'
+  | 'allowAnonymous'
+  | 'rateLimitPerMinute'
+  | 'rateLimitBurst'
+  | 'rateLimitMaxClients'
+  | 'trustedProxyCount'
+  | 'trustedDocuments'
+  | 'allowArbitraryOperations'
+>;
+
+/** Production mode, operation and HTTP limits, client access and trusted documents. */
+function readProtection(reader: EnvReader, problems: string[]): Protection {
+  const production = reader.oneOf('NODE_ENV', NODE_ENVS, 'development') === 'production';
+  const apiKeys = reader.apiKeys('GATEWAY_API_KEYS');
+  const jwt = readJwt(reader, problems);
+  const anonymousGiven = reader.string('ALLOW_ANONYMOUS') !== undefined;
+  const allowAnonymous = reader.boolean('ALLOW_ANONYMOUS', !production && apiKeys.length === 0 && jwt === undefined);
+  if (!allowAnonymous && apiKeys.length === 0 && jwt === undefined) {
+    problems.push(
+      anonymousGiven
+        ? 'ALLOW_ANONYMOUS=false needs GATEWAY_API_KEYS or JWT_ISSUER/JWT_AUDIENCE with JWT_JWKS_URL or JWT_SECRET, or nobody could call the gateway'
+        : 'NODE_ENV=production needs client access decided: set GATEWAY_API_KEYS, or JWT_ISSUER/JWT_AUDIENCE with JWT_JWKS_URL or JWT_SECRET, or ALLOW_ANONYMOUS=true to serve anyone',
+    );
+  }
+  const trustedDocuments = reader.trustedDocuments('TRUSTED_DOCUMENTS');
+  const allowArbitraryOperations = reader.boolean('ALLOW_ARBITRARY_OPERATIONS', trustedDocuments === undefined);
+  if (!allowArbitraryOperations && trustedDocuments === undefined && reader.string('TRUSTED_DOCUMENTS') === undefined) {
+    problems.push('ALLOW_ARBITRARY_OPERATIONS=false needs TRUSTED_DOCUMENTS, the manifest of the operations to allow');
+  }
+  const rateLimitBurst = reader.integer('RATE_LIMIT_BURST', DEFAULT_RATE_LIMIT_BURST, 1, 1_000_000);
+  return {
+    production,
+    graphiql: reader.boolean('GRAPHIQL', !production),
+    introspection: reader.boolean('INTROSPECTION', !production),
+    maxBodyBytes: reader.integer('MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES, 1_024, 100 * 1024 * 1024),
+    maxDocumentLength: reader.integer('MAX_DOCUMENT_LENGTH', DEFAULT_MAX_DOCUMENT_LENGTH, 100, 10_000_000),
+    maxDepth: reader.integer('MAX_DEPTH', DEFAULT_MAX_DEPTH, 1, 1_000),
+    maxAliases: reader.integer('MAX_ALIASES', DEFAULT_MAX_ALIASES, 0, 1_000),
+    maxDirectives: reader.integer('MAX_DIRECTIVES', DEFAULT_MAX_DIRECTIVES, 0, 1_000),
+    maxTokens: reader.integer('MAX_TOKENS', DEFAULT_MAX_TOKENS, 10, 1_000_000),
+    maxUpstreamSearches: reader.integer('MAX_UPSTREAM_SEARCHES', DEFAULT_MAX_UPSTREAM_SEARCHES, 1, 1_000),
+    batchingLimit: reader.integer('BATCHING_LIMIT', DEFAULT_BATCHING_LIMIT, 0, 100),
+    corsAllowedOrigins: reader.origins('CORS_ALLOWED_ORIGINS'),
+    apiKeys,
+    jwt,
+    allowAnonymous,
+    rateLimitPerMinute: reader.integer('RATE_LIMIT_PER_MINUTE', DEFAULT_RATE_LIMIT_PER_MINUTE, 0, 6_000_000),
+    rateLimitBurst,
+    rateLimitMaxClients: reader.integer('RATE_LIMIT_MAX_CLIENTS', DEFAULT_RATE_LIMIT_MAX_CLIENTS, 1, 10_000_000),
+    trustedProxyCount: reader.integer('TRUSTED_PROXY_COUNT', DEFAULT_TRUSTED_PROXY_COUNT, 0, 10),
+    trustedDocuments,
+    allowArbitraryOperations,
+  };
+}
+
+function readJwt(reader: EnvReader, problems: string[]): JwtSettings | undefined {
+  const issuer = reader.string('JWT_ISSUER');
+  const audience = reader.string('JWT_AUDIENCE');
+  const jwksUrl = reader.jwksUrl('JWT_JWKS_URL');
+  const secret = reader.string('JWT_SECRET');
+  const jwksGiven = reader.string('JWT_JWKS_URL') !== undefined;
+  if (issuer === undefined && audience === undefined && !jwksGiven && secret === undefined) return undefined;
+  const before = problems.length;
+  if (issuer === undefined) problems.push('JWT_ISSUER is required to accept bearer tokens');
+  if (audience === undefined) problems.push('JWT_AUDIENCE is required to accept bearer tokens');
+  if (jwksGiven === (secret !== undefined)) problems.push('Set exactly one of JWT_JWKS_URL and JWT_SECRET to accept bearer tokens');
+  // The secret is never echoed, only measured.
+  if (secret !== undefined && secret.length < MIN_JWT_SECRET_LENGTH) {
+    problems.push(`JWT_SECRET must be at least ${MIN_JWT_SECRET_LENGTH} characters long`);
+  }
+  if (problems.length > before || issuer === undefined || audience === undefined) return undefined;
+  if (jwksUrl !== undefined) return { issuer, audience, key: { jwksUrl } };
+  return secret === undefined ? undefined : { issuer, audience, key: { secret } };
 }
 
 /** Reads one variable at a time, recording a precise problem for each bad value. */
@@ -191,6 +327,53 @@ class EnvReader {
     return url;
   }
 
+  boolean(name: string, fallback: boolean): boolean {
+    const raw = this.string(name);
+    if (raw === undefined) return fallback;
+    if (raw === 'true' || raw === 'false') return raw === 'true';
+    this.problems.push(`${name} must be true or false, got ${JSON.stringify(raw)}`);
+    return fallback;
+  }
+
+  origins(name: string): string[] {
+    const raw = this.string(name);
+    if (raw === undefined) return [];
+    const origins = raw.split(',').map((origin) => origin.trim());
+    const bad = origins.filter((origin) => origin !== '*' && !isOrigin(origin));
+    if (bad.length === 0) return origins;
+    this.problems.push(
+      `${name} must be * or origins such as https://app.example.com (scheme, host and port, no path), separated by commas; not ${bad.map((origin) => JSON.stringify(origin)).join(', ')}`,
+    );
+    return [];
+  }
+
+  apiKeys(name: string): ApiKey[] {
+    const raw = this.string(name);
+    if (raw === undefined) return [];
+    const { keys, problems } = parseApiKeys(name, raw);
+    this.problems.push(...problems);
+    return problems.length === 0 ? keys : [];
+  }
+
+  /** https, or http to a loopback address: keys fetched in the clear could be replaced on the way. */
+  jwksUrl(name: string): URL | undefined {
+    const url = this.url(name);
+    if (url === undefined || url.protocol === 'https:' || LOOPBACK_HOSTS.includes(url.hostname)) return url;
+    this.problems.push(`${name} must be an https:// URL (http:// only to localhost)`);
+    return undefined;
+  }
+
+  trustedDocuments(name: string): TrustedDocuments | undefined {
+    const path = this.string(name);
+    if (path === undefined) return undefined;
+    try {
+      return readTrustedDocuments(path);
+    } catch (error) {
+      this.problems.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+  }
+
   oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
     const raw = this.string(name);
     if (raw === undefined) return fallback;
@@ -200,11 +383,22 @@ class EnvReader {
   }
 }
 
-/** The configuration as it may be printed or logged: the client secret is never included. */
+/**
+ * The configuration as it may be printed or logged: the client secret and the
+ * JWT secret are never included, API keys appear by id only (not even their
+ * hashes), trusted documents by path and count.
+ */
 export function describeConfig(config: GatewayConfig): Record<string, unknown> {
-  const { upstream, ...rest } = config;
+  const { upstream, apiKeys, jwt, trustedDocuments, ...rest } = config;
   return {
     ...rest,
     upstream: upstream ? { url: upstream.url.href, clientId: upstream.clientId, clientSecret: '[redacted]' } : 'embedded',
+    apiKeys: apiKeys.map((key) => key.id),
+    jwt: jwt && {
+      issuer: jwt.issuer,
+      audience: jwt.audience,
+      ...('jwksUrl' in jwt.key ? { jwksUrl: jwt.key.jwksUrl.href } : { secret: '[redacted]' }),
+    },
+    trustedDocuments: trustedDocuments && { path: trustedDocuments.path, documents: trustedDocuments.documents.size },
   };
 }

@@ -3,10 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { UpstreamClient } from '../upstream/client.js';
 import type { GatewayConfig, UpstreamTarget } from './config.js';
 import type { Logger } from './logger.js';
+import { answerClientError } from './rejection.js';
+import { requestHandlerFor } from './request-handler.js';
 import { createGateway, GRAPHQL_PATH } from './yoga.js';
 
 /** Largest upstream body read; a full page of 50 results is far below it. */
 export const MAX_UPSTREAM_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+/** How long a client may take to send its request, headers and body. */
+export const REQUEST_TIMEOUT_MS = 30_000;
 
 /** How long open requests may finish after shutdown begins. */
 export const SHUTDOWN_GRACE_MS = 10_000;
@@ -53,7 +58,9 @@ export async function startGateway(
     limits: { maxQueryLength: config.searchMaxQueryLength },
     requestDeadlineMs: config.requestDeadlineMs,
     logger,
+    protection: config,
   });
+  const handleRequest = requestHandlerFor(config, gateway, logger);
 
   let closing = false;
   const server = createServer((request, response) => {
@@ -72,9 +79,12 @@ export async function startGateway(
         'request',
       );
     });
-    void gateway(request, response);
+    handleRequest(request, response);
   });
   server.keepAliveTimeout = 5_000;
+  // A client gets this long to send a whole request; slower ones only hold sockets open.
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  server.on('clientError', answerClientError);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

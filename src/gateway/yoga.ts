@@ -8,6 +8,8 @@ import { deadlineIn } from '../upstream/resilience/deadline.js';
 import { GRAPHIQL_EXAMPLE_QUERY } from './graphiql-example.js';
 import type { Logger } from './logger.js';
 import { createErrorMasker, isReportedByMasker } from './mask-error.js';
+import { DOCUMENT_ID_PARAM } from './plugins/use-trusted-documents.js';
+import { protectionPlugins, type YogaProtection } from './protection-plugins.js';
 import { useResponseNotes } from './use-response-notes.js';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -19,26 +21,44 @@ export interface GatewayOptions {
   /** How long one GraphQL request waits for the upstream before it answers without it. */
   requestDeadlineMs: number;
   logger: Logger;
+  protection: YogaProtection;
 }
 
+/** What the request handler hands Yoga with each request. */
+export interface GatewayServerContext {
+  /** Collects what execution learns about the answer, for the response cache to read. */
+  notes: ResponseNotes;
+}
+
+export type Gateway = ReturnType<typeof createGateway>;
+
 /** The GraphQL gateway as a request handler; `server.ts` puts it on a port. */
-export function createGateway({ upstream, limits, requestDeadlineMs, logger }: GatewayOptions) {
-  return createYoga<object, GatewayContext>({
+export function createGateway({ upstream, limits, requestDeadlineMs, logger, protection }: GatewayOptions) {
+  return createYoga<GatewayServerContext, GatewayContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
     healthCheckEndpoint: HEALTH_PATH,
     landingPage: false,
-    context: ({ request }) => ({
+    context: ({ request, notes }) => ({
       upstream,
       limits,
       deadline: deadlineIn(requestDeadlineMs, request.signal),
-      notes: new ResponseNotes(),
+      notes: notes ?? new ResponseNotes(),
     }),
-    plugins: [useResponseNotes()],
-    graphiql: { title: 'Company search', defaultQuery: GRAPHIQL_EXAMPLE_QUERY },
+    plugins: [useResponseNotes(), ...protectionPlugins(protection)],
+    graphiql: protection.graphiql && { title: 'Company search', defaultQuery: GRAPHIQL_EXAMPLE_QUERY },
+    // CORS is decided in front of Yoga (request-handler.ts), for every answer alike.
+    cors: false,
+    // No field takes an upload, so multipart requests are not parsed at all.
+    multipart: false,
+    batching: protection.batchingLimit > 0 && { limit: protection.batchingLimit },
+    // The request handler in front reads the body within MAX_BODY_BYTES; a second limit here would only cost time.
+    maxRequestBodySize: false,
+    extraParamNames: protection.trustedDocuments ? [DOCUMENT_ID_PARAM] : [],
     // Served from the package itself, not a CDN, so GraphiQL works on closed networks.
     renderGraphiQL,
-    maskedErrors: { maskError: createErrorMasker(logger) },
+    // isDev false: never a stack trace or an original message in an answer, whatever NODE_ENV says; logs have them.
+    maskedErrors: { maskError: createErrorMasker(logger), isDev: false },
     logging: {
       debug: forwardTo(logger, 'debug'),
       info: forwardTo(logger, 'info'),

@@ -327,7 +327,9 @@ export class UpstreamClient {
   #readWindow(response: UpstreamResponse, { query }: WindowRequest): SearchWindow {
     const where = `GET ${SEARCH_ENDPOINT}`;
     if (response.status === 400) {
-      this.#options.log.warn({ reason: upstreamMessage(response.body) }, `Company lookup service rejected a search on ${where}`);
+      // The upstream may echo what it was sent; the token and the secret never reach the log.
+      const reason = this.#tokens.redact(upstreamMessage(response.body));
+      this.#options.log.warn({ reason }, `Company lookup service rejected a search on ${where}`);
       throw new UpstreamRejectedQueryError(`Company lookup service rejected the search on ${where} (400)`);
     }
     if (response.status !== 200) throw errorForStatus(response.status, where, response.retryAfterMs);

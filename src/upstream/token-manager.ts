@@ -10,6 +10,7 @@ export const REFRESH_MARGIN_SHARE = 0.1;
 export const MAX_REFRESH_MARGIN_MS = 60_000;
 /** After a failed early renewal, the still-valid token is used this long before the next try. */
 export const EARLY_RENEWAL_RETRY_MS = 5_000;
+const RECENT_TOKENS_KEPT = 3;
 
 export interface ClientCredentials {
   clientId: string;
@@ -43,6 +44,8 @@ export class TokenManager {
   #pending: Promise<ServiceToken> | undefined;
   #nextEarlyRenewalAt = 0;
   #refused: { error: UpstreamAuthError; until: number } | undefined;
+  /** The last few tokens issued: one may still be in flight after a renewal. */
+  readonly #recentTokens: string[] = [];
 
   constructor(http: UpstreamHttp, options: TokenManagerOptions) {
     this.#http = http;
@@ -62,6 +65,14 @@ export class TokenManager {
       return token.value;
     }
     return (await this.#renew()).value;
+  }
+
+  /** `text` with the client secret and recent service tokens blanked out, for text the upstream wrote. */
+  redact(text: string): string {
+    return [this.#options.credentials.clientSecret, ...this.#recentTokens].reduce(
+      (redacted, secret) => redacted.replaceAll(secret, '[redacted]'),
+      text,
+    );
   }
 
   /** Forgets `token` after the upstream refused it; a newer token is kept. */
@@ -95,6 +106,8 @@ export class TokenManager {
     this.#pending ??= this.#requestToken()
       .then((token) => {
         this.#refused = undefined;
+        this.#recentTokens.unshift(token.value);
+        this.#recentTokens.length = Math.min(this.#recentTokens.length, RECENT_TOKENS_KEPT);
         return (this.#token = token);
       })
       .catch((error: unknown) => {

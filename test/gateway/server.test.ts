@@ -130,7 +130,8 @@ function launchMain(settings: Record<string, string>): Launched {
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
+    // 'close', not 'exit': by then stdout and stderr are read to the end.
+    child.once('close', (code, signal) => resolve({ code, signal })),
   );
   return {
     child,

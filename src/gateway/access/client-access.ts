@@ -1,0 +1,89 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { API_KEY_HEADER, matchApiKey, type ApiKey } from './api-keys.js';
+import { createJwtVerifier, InvalidTokenError, type JwtSettings, type JwtVerifier } from './jwt.js';
+
+export interface AccessSettings {
+  apiKeys: readonly ApiKey[];
+  jwt: JwtSettings | undefined;
+  allowAnonymous: boolean;
+}
+
+/** Who is calling, as rate limits and logs name them; never a credential. */
+export interface Client {
+  kind: 'api-key' | 'jwt' | 'anonymous';
+  /** `key:<id>`, `sub:<subject>` or `ip:<address>`. */
+  key: string;
+}
+
+export type AccessDecision =
+  | { allowed: true; client: Client }
+  | { allowed: false; status: 401; message: string; challenge: string }
+  | { allowed: false; status: 503; message: string; detail: string };
+
+export const AUTH_REALM = 'company-search';
+
+/**
+ * Decides from the request headers alone whether a request may proceed. A
+ * client sends at most one credential: an API key in `x-api-key` or a bearer
+ * token in `Authorization`.
+ */
+export function createAccessPolicy(settings: AccessSettings): (headers: IncomingHttpHeaders, address: string) => Promise<AccessDecision> {
+  const verifyJwt: JwtVerifier | undefined = settings.jwt ? createJwtVerifier(settings.jwt) : undefined;
+  const challenges = [
+    ...(verifyJwt ? [`Bearer realm="${AUTH_REALM}"`] : []),
+    ...(settings.apiKeys.length > 0 ? [`ApiKey realm="${AUTH_REALM}", header="${API_KEY_HEADER}"`] : []),
+  ];
+  const challenge = challenges.join(', ') || `Bearer realm="${AUTH_REALM}"`;
+  const deny = (message: string, bearerError?: string): AccessDecision => ({
+    allowed: false,
+    status: 401,
+    message,
+    challenge:
+      bearerError && verifyJwt
+        ? `Bearer realm="${AUTH_REALM}", error="invalid_token", error_description="${quotedStringContent(bearerError)}"`
+        : challenge,
+  });
+
+  return async (headers, address) => {
+    const apiKey = headers[API_KEY_HEADER];
+    const authorization = headers.authorization;
+    if (apiKey !== undefined && authorization !== undefined) {
+      return deny(`Send either an ${API_KEY_HEADER} header or an Authorization header, not both`);
+    }
+    if (apiKey !== undefined) {
+      if (settings.apiKeys.length === 0) return deny('This gateway does not accept API keys');
+      const id = typeof apiKey === 'string' ? matchApiKey(settings.apiKeys, apiKey.trim()) : undefined;
+      return id === undefined ? deny('The API key is not valid') : { allowed: true, client: { kind: 'api-key', key: `key:${id}` } };
+    }
+    if (authorization !== undefined) {
+      if (!verifyJwt) return deny('This gateway does not accept bearer tokens');
+      const match = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i.exec(authorization);
+      if (!match) return deny('The Authorization header must be "Bearer <token>"', 'The Authorization header must be a bearer token');
+      try {
+        const { subject } = await verifyJwt(match[1]!);
+        return { allowed: true, client: { kind: 'jwt', key: `sub:${subject}` } };
+      } catch (error) {
+        if (error instanceof InvalidTokenError) return deny(error.message, error.message);
+        return {
+          allowed: false,
+          status: 503,
+          message: 'Bearer tokens cannot be checked right now; try again shortly',
+          detail: error instanceof Error ? error.message : String(error),
+        };
+      }
+    }
+    if (settings.allowAnonymous) return { allowed: true, client: { kind: 'anonymous', key: `ip:${address}` } };
+    return deny(
+      settings.apiKeys.length > 0 && verifyJwt
+        ? `An API key (${API_KEY_HEADER} header) or a bearer token (Authorization header) is required`
+        : settings.apiKeys.length > 0
+          ? `An API key is required in the ${API_KEY_HEADER} header`
+          : 'A bearer token is required in the Authorization header',
+    );
+  };
+}
+
+/** Escapes a value for an HTTP quoted-string (RFC 9110, 5.6.4). */
+function quotedStringContent(value: string): string {
+  return value.replace(/["\\]/g, '\\$&');
+}

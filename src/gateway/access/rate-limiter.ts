@@ -1,0 +1,54 @@
+import { LRUCache } from 'lru-cache';
+
+export interface RateLimitSettings {
+  /** Sustained requests per minute per client; 0 turns rate limiting off. */
+  perMinute: number;
+  /** Requests a client may make at once before the sustained rate applies. */
+  burst: number;
+  /** Clients tracked at most; the least recently seen are forgotten first. */
+  maxClients: number;
+}
+
+export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+interface Bucket {
+  tokens: number;
+  updatedAt: number;
+}
+
+/**
+ * A token bucket per client key, held in an LRU so memory stays bounded
+ * whatever the number of clients. A forgotten client starts again with a full
+ * bucket, which is what it would have after waiting that long anyway.
+ */
+export class RateLimiter {
+  private readonly perMs: number;
+  private readonly buckets: LRUCache<string, Bucket>;
+
+  constructor(
+    private readonly settings: RateLimitSettings,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.perMs = settings.perMinute / 60_000;
+    this.buckets = new LRUCache({ max: settings.maxClients });
+  }
+
+  /** Takes one request from the client's bucket. */
+  take(clientKey: string): RateDecision {
+    const now = this.now();
+    const bucket = this.buckets.get(clientKey) ?? { tokens: this.settings.burst, updatedAt: now };
+    bucket.tokens = Math.min(this.settings.burst, bucket.tokens + (now - bucket.updatedAt) * this.perMs);
+    bucket.updatedAt = now;
+    this.buckets.set(clientKey, bucket);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return { allowed: true };
+    }
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / this.perMs / 1_000)) };
+  }
+
+  /** How many clients are tracked now. */
+  get size(): number {
+    return this.buckets.size;
+  }
+}

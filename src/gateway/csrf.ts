@@ -1,0 +1,34 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { CorsPolicy } from './cors.js';
+
+/** Headers a browser cannot add without a CORS preflight; any one of them marks a request as deliberate. */
+export const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'apollo-require-preflight'];
+
+/** Content types a cross-site page can POST without a preflight. */
+const SIMPLE_CONTENT_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
+
+/**
+ * Why a request looks like a cross-site request forgery, or undefined when it
+ * does not. Browsers say where a request comes from in Sec-Fetch-Site; a
+ * cross-site one is refused unless its Origin is allowed by CORS, except a
+ * GET that navigates (following a link to GraphiQL). Browsers too old to send
+ * Sec-Fetch-Site are held to the rule of Yoga's CSRF plugin: a POST they
+ * could send without a preflight needs one of CSRF_HEADERS. Clients outside
+ * browsers send neither and are not affected.
+ */
+export function crossSiteRefusal(method: string, headers: IncomingHttpHeaders, cors: CorsPolicy): string | undefined {
+  const site = headers['sec-fetch-site'];
+  const origin = headers.origin;
+  if (site === 'cross-site' || site === 'same-site') {
+    if (origin !== undefined && cors.allows(origin)) return undefined;
+    if ((method === 'GET' || method === 'HEAD') && headers['sec-fetch-mode'] === 'navigate') return undefined;
+    return origin === undefined
+      ? 'Cross-site requests are refused unless they come from an origin in CORS_ALLOWED_ORIGINS'
+      : `Cross-site requests from ${origin} are refused: it is not in CORS_ALLOWED_ORIGINS`;
+  }
+  if (site !== undefined || method !== 'POST') return undefined;
+  const contentType = (headers['content-type'] ?? '').toLowerCase();
+  if (!SIMPLE_CONTENT_TYPES.some((type) => contentType.startsWith(type))) return undefined;
+  if (CSRF_HEADERS.some((name) => headers[name] !== undefined)) return undefined;
+  return `A POST with content type ${contentType} needs one of the headers ${CSRF_HEADERS.join(', ')} (CSRF prevention); send application/json instead`;
+}

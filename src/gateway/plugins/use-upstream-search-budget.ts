@@ -1,0 +1,111 @@
+import {
+  getArgumentValues,
+  getDirectiveValues,
+  getOperationAST,
+  getVariableValues,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  Kind,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type SelectionSetNode,
+} from 'graphql';
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
+
+/** The Query fields that each cost an upstream search. */
+export const UPSTREAM_SEARCH_FIELDS = ['searchCompanies', 'company', 'node'];
+
+export interface UpstreamSearchBudgetOptions {
+  maxSearches: number;
+}
+
+/**
+ * Refuses, before anything runs, an operation that would start more than
+ * `maxSearches` distinct upstream searches. Fields in UPSTREAM_SEARCH_FIELDS
+ * count once per distinct set of argument values, with variables (and their
+ * defaults) applied and fields skipped by @skip/@include left out. It runs at
+ * execution rather than validation because Yoga caches validation by document
+ * alone, and the count depends on the variables.
+ */
+export function useUpstreamSearchBudget({ maxSearches }: UpstreamSearchBudgetOptions): Plugin {
+  if (!Number.isInteger(maxSearches) || maxSearches < 1) {
+    throw new RangeError(`maxSearches must be a whole number of at least 1, got ${maxSearches}`);
+  }
+  return {
+    onExecute({ args }) {
+      const searches = countUpstreamSearches(args.schema, args.document, args.operationName, args.variableValues);
+      if (searches > maxSearches) {
+        throw createGraphQLError(
+          `This operation would make ${searches} distinct upstream searches; at most ${maxSearches} are allowed per operation (each searchCompanies, company or node field with different arguments counts)`,
+          { extensions: { code: 'UPSTREAM_SEARCH_BUDGET_EXCEEDED', http: { status: 400, spec: true } } },
+        );
+      }
+    },
+  };
+}
+
+/** Distinct upstream searches the operation would start; 0 when it cannot run anyway (execution reports why). */
+export function countUpstreamSearches(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  rawVariables: Readonly<Record<string, unknown>> | null | undefined,
+): number {
+  const operation = getOperationAST(document, operationName);
+  const queryType = schema.getQueryType();
+  if (!operation || operation.operation !== 'query' || !queryType) return 0;
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables ?? {});
+  if (coerced.errors) return 0;
+  const variables = coerced.coerced;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+
+  const searches = new Set<string>();
+  const included = (node: { directives?: FieldNode['directives'] }) =>
+    getDirectiveValues(GraphQLSkipDirective, node, variables)?.['if'] !== true &&
+    getDirectiveValues(GraphQLIncludeDirective, node, variables)?.['if'] !== false;
+  const visit = (selectionSet: SelectionSetNode, seen: ReadonlySet<string>) => {
+    for (const selection of selectionSet.selections) {
+      if (!included(selection)) continue;
+      if (selection.kind === Kind.FIELD) {
+        const field = queryType.getFields()[selection.name.value];
+        if (field && UPSTREAM_SEARCH_FIELDS.includes(field.name)) {
+          const args = argumentValues(field, selection, variables);
+          // Arguments that cannot be read fail the field before it calls upstream.
+          if (args !== undefined) searches.add(`${field.name}${stableJson(args)}`);
+        }
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        visit(selection.selectionSet, seen);
+      } else {
+        const name = selection.name.value;
+        const fragment = fragments.get(name);
+        // A fragment cycle is a validation error already; this only avoids looping on it.
+        if (fragment && !seen.has(name)) visit(fragment.selectionSet, new Set([...seen, name]));
+      }
+    }
+  };
+  visit(operation.selectionSet, new Set());
+  return searches.size;
+}
+
+function argumentValues(...args: Parameters<typeof getArgumentValues>): Record<string, unknown> | undefined {
+  try {
+    return getArgumentValues(...args);
+  } catch {
+    return undefined;
+  }
+}
+
+/** JSON with object keys sorted, so argument order does not make two searches distinct. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value !== null && typeof value === 'object' && !('toJSON' in value)) {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${stableJson(entry)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

@@ -1,0 +1,70 @@
+import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import type { GraphQLError, ValidationContext } from 'graphql';
+import type { YogaServerOptions } from 'graphql-yoga';
+import type { GatewayConfig } from './config.js';
+import { useMaxDocumentLength } from './plugins/use-max-document-length.js';
+import { useNoIntrospection } from './plugins/use-no-introspection.js';
+import { useOperationSelection } from './plugins/use-operation-selection.js';
+import { useQueryStringJson } from './plugins/use-query-string-json.js';
+import { useTrustedDocuments } from './plugins/use-trusted-documents.js';
+import { useUpstreamSearchBudget } from './plugins/use-upstream-search-budget.js';
+
+/** The settings that shape what Yoga accepts. */
+export type YogaProtection = Pick<
+  GatewayConfig,
+  | 'production'
+  | 'graphiql'
+  | 'introspection'
+  | 'maxBodyBytes'
+  | 'maxDocumentLength'
+  | 'maxDepth'
+  | 'maxAliases'
+  | 'maxDirectives'
+  | 'maxTokens'
+  | 'maxUpstreamSearches'
+  | 'batchingLimit'
+  | 'trustedDocuments'
+  | 'allowArbitraryOperations'
+>;
+
+/**
+ * Armor's rules throw by default, which Yoga answers as an execution error
+ * with status 200; reported like any validation error they get 400 and
+ * `GRAPHQL_VALIDATION_FAILED`.
+ */
+const REPORT_AS_VALIDATION_ERROR = {
+  propagateOnRejection: false,
+  onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)],
+};
+
+/**
+ * The checks and operation limits, in the order Yoga meets them: JSON in GET
+ * parameters, the trusted-documents check and the document length on the
+ * request's parameters, the token count and the choice of operation while
+ * parsing, depth, aliases, directives and introspection while validating, and
+ * the upstream search budget once the variables are known.
+ * Every refusal comes before any resolver runs.
+ */
+export function protectionPlugins(protection: YogaProtection): NonNullable<YogaServerOptions<object, object>['plugins']> {
+  return [
+    useQueryStringJson(),
+    ...(protection.trustedDocuments
+      ? [useTrustedDocuments({ manifest: protection.trustedDocuments, allowArbitraryOperations: protection.allowArbitraryOperations })]
+      : []),
+    useMaxDocumentLength({ maxLength: protection.maxDocumentLength }),
+    maxTokensPlugin({ n: protection.maxTokens }),
+    useOperationSelection(),
+    // Fragments are a way of writing a selection, not a level of nesting.
+    maxDepthPlugin({ n: protection.maxDepth, flattenFragments: true, ...REPORT_AS_VALIDATION_ERROR }),
+    maxAliasesPlugin({ n: protection.maxAliases, ...REPORT_AS_VALIDATION_ERROR }),
+    maxDirectivesPlugin({ n: protection.maxDirectives, ...REPORT_AS_VALIDATION_ERROR }),
+    ...(protection.introspection ? [] : [useNoIntrospection()]),
+    // Suggestions would name the fields that disabled introspection hides.
+    ...(protection.production ? [blockFieldSuggestionsPlugin()] : []),
+    useUpstreamSearchBudget({ maxSearches: protection.maxUpstreamSearches }),
+  ];
+}

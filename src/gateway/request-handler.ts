@@ -1,0 +1,175 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { acceptsAnAnswer, ANSWER_MEDIA_TYPES, isReadableBody, REQUEST_MEDIA_TYPES } from './media-types.js';
+import { createAccessPolicy, type AccessDecision, type Client } from './access/client-access.js';
+import { clientAddress } from './access/client-address.js';
+import { RateLimiter } from './access/rate-limiter.js';
+import type { GatewayConfig } from './config.js';
+import { createCorsPolicy, type CorsPolicy } from './cors.js';
+import { crossSiteRefusal } from './csrf.js';
+import type { Logger } from './logger.js';
+import { sendRejection, type Rejection } from './rejection.js';
+import { readBody } from './request-body.js';
+import { GRAPHQL_PATH, HEALTH_PATH } from './yoga.js';
+
+export interface RequestHandlerOptions {
+  /** What answers a request once every check has passed: Yoga. */
+  next: (request: IncomingMessage, response: ServerResponse) => unknown;
+  cors: CorsPolicy;
+  checkAccess: (headers: IncomingMessage['headers'], address: string) => Promise<AccessDecision>;
+  /** Absent: no rate limit. */
+  rateLimiter: RateLimiter | undefined;
+  maxBodyBytes: number;
+  trustedProxyCount: number;
+  /** Whether GraphiQL is served; its page is static and loads without credentials. */
+  graphiql: boolean;
+  logger: Logger;
+}
+
+export type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
+
+/** The checks as the settings configure them, in front of `next`. */
+export function requestHandlerFor(
+  config: Omit<GatewayConfig, 'upstream'>,
+  next: RequestHandlerOptions['next'],
+  logger: Logger,
+): RequestHandler {
+  return createRequestHandler({
+    next,
+    cors: createCorsPolicy(config.corsAllowedOrigins),
+    checkAccess: createAccessPolicy({ apiKeys: config.apiKeys, jwt: config.jwt, allowAnonymous: config.allowAnonymous }),
+    rateLimiter:
+      config.rateLimitPerMinute > 0
+        ? new RateLimiter({ perMinute: config.rateLimitPerMinute, burst: config.rateLimitBurst, maxClients: config.rateLimitMaxClients })
+        : undefined,
+    maxBodyBytes: config.maxBodyBytes,
+    trustedProxyCount: config.trustedProxyCount,
+    graphiql: config.graphiql,
+    logger,
+  });
+}
+
+/**
+ * Every check that needs only the HTTP request, in front of Yoga: CORS,
+ * cross-site refusal, body size, client access and rate limit. They run in
+ * the node:http layer, as plain functions of headers and address, so that
+ * anything answering before Yoga (such as a response cache) is still behind them.
+ */
+export function createRequestHandler(options: RequestHandlerOptions): RequestHandler {
+  const { cors, logger } = options;
+  return (request, response) => {
+    const origin = request.headers.origin;
+    for (const [name, value] of Object.entries(cors.headers(origin))) response.setHeader(name, value);
+    handle(options, request, response).catch((error: unknown) => {
+      logger.error({ err: error }, 'Request handling failed');
+      if (!response.headersSent) {
+        sendRejection(response, { status: 500, code: 'INTERNAL_SERVER_ERROR', message: 'Unexpected error.', closeConnection: true });
+      } else {
+        response.destroy();
+      }
+    });
+  };
+}
+
+async function handle(options: RequestHandlerOptions, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const method = request.method ?? 'GET';
+  const path = (request.url ?? '/').split('?', 1)[0];
+  if (path === HEALTH_PATH) return void options.next(request, response);
+  if (path !== GRAPHQL_PATH) {
+    return reject(options, response, { status: 404, code: 'NOT_FOUND', message: `Nothing here; GraphQL is served at ${GRAPHQL_PATH}` });
+  }
+  if (method === 'OPTIONS') return answerOptions(options.cors, request, response);
+
+  const refused = crossSiteRefusal(method, request.headers, options.cors);
+  if (refused) return reject(options, response, { status: 403, code: 'CROSS_SITE_REQUEST_REFUSED', message: refused });
+
+  if (method === 'POST' && !isReadableBody(request.headers['content-type'])) {
+    return reject(options, response, {
+      status: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: `Send the request as ${REQUEST_MEDIA_TYPES[0]}${request.headers['content-type'] ? `, not ${request.headers['content-type']}` : '; the Content-Type header is missing'}`,
+    });
+  }
+
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (declared > options.maxBodyBytes) return reject(options, response, tooLarge(options.maxBodyBytes));
+
+  const graphiqlPage = options.graphiql && method === 'GET' && (request.headers.accept ?? '').includes('text/html');
+  if (!graphiqlPage && !acceptsAnAnswer(request.headers.accept)) {
+    return reject(options, response, {
+      status: 406,
+      code: 'NOT_ACCEPTABLE',
+      message: `Answers are ${ANSWER_MEDIA_TYPES.join(', ')} in UTF-8; the Accept header (${request.headers.accept}) allows none of them`,
+    });
+  }
+
+  const address = clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], options.trustedProxyCount);
+  const access: AccessDecision = graphiqlPage
+    ? { allowed: true, client: { kind: 'anonymous', key: `ip:${address}` } }
+    : await options.checkAccess(request.headers, address);
+  if (!access.allowed) {
+    // Failed attempts count against the address, so guessing keys is rate limited too.
+    const limited = rateLimited(options, `ip:${address}`);
+    if (limited) return reject(options, response, limited);
+    if (access.status === 503) {
+      options.logger.warn({ detail: access.detail }, 'Bearer token keys unavailable');
+      return reject(options, response, { status: 503, code: 'AUTH_UNAVAILABLE', message: access.message, headers: { 'retry-after': '5' } });
+    }
+    return reject(options, response, {
+      status: 401,
+      code: 'UNAUTHENTICATED',
+      message: access.message,
+      headers: { 'www-authenticate': access.challenge },
+    });
+  }
+
+  const limited = rateLimited(options, access.client.key);
+  if (limited) return reject(options, response, limited, access.client);
+
+  if (method !== 'GET' && method !== 'HEAD') {
+    const body = await readBody(request, options.maxBodyBytes);
+    if (body === undefined) return reject(options, response, tooLarge(options.maxBodyBytes), access.client);
+    // @whatwg-node/server (under Yoga) takes a `body` already read from the request instead of the stream.
+    Object.assign(request, { body });
+  }
+  await options.next(request, response);
+}
+
+function answerOptions(cors: CorsPolicy, request: IncomingMessage, response: ServerResponse): void {
+  const origin = request.headers.origin;
+  const preflight = origin !== undefined && request.headers['access-control-request-method'] !== undefined;
+  if (preflight && !cors.allows(origin)) {
+    sendRejection(response, {
+      status: 403,
+      code: 'CORS_ORIGIN_NOT_ALLOWED',
+      message: `Origin ${origin} is not allowed: it is not in CORS_ALLOWED_ORIGINS`,
+    });
+    return;
+  }
+  response.writeHead(204, { allow: 'GET, POST, OPTIONS', ...(preflight ? cors.preflightHeaders(origin) : {}) });
+  response.end();
+}
+
+function rateLimited(options: RequestHandlerOptions, clientKey: string): Rejection | undefined {
+  const decision = options.rateLimiter?.take(clientKey);
+  if (decision === undefined || decision.allowed) return undefined;
+  return {
+    status: 429,
+    code: 'RATE_LIMITED',
+    message: `Too many requests; try again in ${decision.retryAfterSeconds} s`,
+    headers: { 'retry-after': String(decision.retryAfterSeconds) },
+  };
+}
+
+function tooLarge(maxBodyBytes: number): Rejection {
+  return {
+    status: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+    message: `The request body is larger than ${maxBodyBytes} bytes`,
+    closeConnection: true,
+  };
+}
+
+function reject(options: RequestHandlerOptions, response: ServerResponse, rejection: Rejection, client?: Client): void {
+  options.logger.info({ status: rejection.status, code: rejection.code, client: client?.key }, 'Request refused');
+  sendRejection(response, rejection);
+}

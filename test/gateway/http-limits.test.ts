@@ -1,0 +1,176 @@
+import { Readable } from 'node:stream';
+import { request } from 'undici';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CORS_ALLOWED_HEADERS } from '../../src/gateway/cors.js';
+import { messagesOf, send } from '../support/raw-request.js';
+import { startStack, type Stack } from '../support/stack.js';
+
+const APP = 'https://app.example.com';
+const QUERY = JSON.stringify({ query: '{ __typename }' });
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/graphql-response+json' };
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack({ gateway: { maxBodyBytes: 2_048, corsAllowedOrigins: [APP], rateLimitPerMinute: 0 } });
+});
+afterAll(() => stack.close());
+beforeEach(() => stack.lookup.counters.reset());
+
+const post = (headers: Record<string, string>, body: string = QUERY) =>
+  send(stack.gateway.url, { method: 'POST', headers: { ...JSON_HEADERS, ...headers }, body });
+
+function expectNoUpstreamCall() {
+  expect(stack.lookup.counters.searchRequests + stack.lookup.counters.tokenRequests).toBe(0);
+}
+
+describe('request body size', () => {
+  const big = JSON.stringify({ query: `{ __typename } # ${'x'.repeat(3_000)}` });
+
+  it('refuses a body whose Content-Length is over MAX_BODY_BYTES with 413, before reading it', async () => {
+    const response = await post({}, big);
+    expect(response.status).toBe(413);
+    expect(JSON.parse(response.text)).toEqual({
+      errors: [{ message: 'The request body is larger than 2048 bytes', extensions: { code: 'PAYLOAD_TOO_LARGE' } }],
+    });
+    expectNoUpstreamCall();
+  });
+
+  it('refuses a chunked body once it grows over MAX_BODY_BYTES', async () => {
+    async function* chunks() {
+      for (let i = 0; i < 4; i += 1) yield Buffer.from(big.slice(i * 1_000, (i + 1) * 1_000));
+    }
+    const response = await request(stack.gateway.graphqlUrl, { method: 'POST', headers: JSON_HEADERS, body: Readable.from(chunks()) });
+    expect(response.statusCode).toBe(413);
+    expect(messagesOf(await response.body.text())).toEqual(['The request body is larger than 2048 bytes']);
+  });
+
+  it('accepts a body of exactly MAX_BODY_BYTES, and keeps serving after refusals', async () => {
+    const padded = JSON.stringify({ query: '{ __typename }', extensions: { pad: '' } });
+    const body = padded.replace('"pad":""', `"pad":"${'p'.repeat(2_048 - padded.length)}"`);
+    expect(Buffer.byteLength(body)).toBe(2_048);
+    const response = await post({}, body);
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.text)).toEqual({ data: { __typename: 'Query' } });
+  });
+});
+
+describe('batching', () => {
+  it('is off by default: an array of operations is refused with 400', async () => {
+    const response = await post({}, JSON.stringify([{ query: '{ __typename }' }, { query: '{ __typename }' }]));
+    expect(response.status).toBe(400);
+    expect(messagesOf(response.text)).toEqual(['Batching is not supported.']);
+  });
+
+  it('when configured, runs up to BATCHING_LIMIT operations and refuses more', async () => {
+    const batching = await startStack({ gateway: { batchingLimit: 2, rateLimitPerMinute: 0 } });
+    try {
+      const two = await batching.post([{ query: '{ a: __typename }' }, { query: '{ b: __typename }' }]);
+      expect(two.status).toBe(200);
+      expect(JSON.parse(two.text)).toEqual([{ data: { a: 'Query' } }, { data: { b: 'Query' } }]);
+      const three = await batching.post([{ query: '{ __typename }' }, { query: '{ __typename }' }, { query: '{ __typename }' }]);
+      expect(three.status).toBe(413);
+      expect(messagesOf(three.text)).toEqual(['Batching is limited to 2 operations per request.']);
+    } finally {
+      await batching.close();
+    }
+  });
+});
+
+describe('CSRF prevention', () => {
+  it('refuses a cross-site browser request from an origin not in CORS_ALLOWED_ORIGINS', async () => {
+    const response = await post({ origin: 'https://evil.example', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' });
+    expect(response.status).toBe(403);
+    expect(JSON.parse(response.text)).toEqual({
+      errors: [
+        {
+          message: 'Cross-site requests from https://evil.example are refused: it is not in CORS_ALLOWED_ORIGINS',
+          extensions: { code: 'CROSS_SITE_REQUEST_REFUSED' },
+        },
+      ],
+    });
+    expectNoUpstreamCall();
+  });
+
+  it('refuses a cross-site GET an <img> or <script> could make, but lets a link to GraphiQL open', async () => {
+    const query = encodeURIComponent('{ searchCompanies(q: "holdings", jurisdiction: "GB") { totalCount } }');
+    const embedded = await send(stack.gateway.url, {
+      path: `/graphql?query=${query}`,
+      headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' },
+    });
+    expect(embedded.status).toBe(403);
+    expect(messagesOf(embedded.text)).toEqual(['Cross-site requests are refused unless they come from an origin in CORS_ALLOWED_ORIGINS']);
+    expectNoUpstreamCall();
+    const navigation = await send(stack.gateway.url, {
+      headers: { accept: 'text/html', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' },
+    });
+    expect(navigation.status).toBe(200);
+  });
+
+  it('refuses a form POST from a browser that sends no fetch metadata, unless it carries a CSRF header', async () => {
+    const form = `query=${encodeURIComponent('{ __typename }')}`;
+    const refused = await post({ 'content-type': 'application/x-www-form-urlencoded' }, form);
+    expect(refused.status).toBe(403);
+    expect(messagesOf(refused.text)).toEqual([
+      'A POST with content type application/x-www-form-urlencoded needs one of the headers x-graphql-yoga-csrf, apollo-require-preflight (CSRF prevention); send application/json instead',
+    ]);
+    const allowed = await post({ 'content-type': 'application/x-www-form-urlencoded', 'x-graphql-yoga-csrf': '1' }, form);
+    expect(allowed.status).toBe(200);
+  });
+
+  it('lets same-origin browser requests and allowed cross-origin ones through', async () => {
+    expect((await post({ 'sec-fetch-site': 'same-origin' })).status).toBe(200);
+    expect((await post({ origin: APP, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' })).status).toBe(200);
+  });
+});
+
+describe('CORS', () => {
+  it('answers a preflight from an allowed origin with what it may send', async () => {
+    const response = await send(stack.gateway.url, {
+      method: 'OPTIONS',
+      headers: { origin: APP, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-api-key' },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers).toMatchObject({
+      'access-control-allow-origin': APP,
+      'access-control-allow-methods': 'GET, POST, OPTIONS',
+      'access-control-allow-headers': CORS_ALLOWED_HEADERS,
+      'access-control-max-age': '600',
+      vary: 'Origin',
+    });
+    expect(response.headers['access-control-allow-credentials']).toBeUndefined();
+  });
+
+  it('refuses a preflight from any other origin, with no CORS headers', async () => {
+    const response = await send(stack.gateway.url, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(response.status).toBe(403);
+    expect(messagesOf(response.text)).toEqual(['Origin https://evil.example is not allowed: it is not in CORS_ALLOWED_ORIGINS']);
+    expect(response.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('lets an allowed origin read answers, refusals included, and no other origin', async () => {
+    const allowed = await post({ origin: APP });
+    expect(allowed.headers['access-control-allow-origin']).toBe(APP);
+    expect(allowed.headers['access-control-expose-headers']).toBe('retry-after, www-authenticate');
+    const refused = await post({ origin: APP }, JSON.stringify({ query: `{ __typename } # ${'x'.repeat(3_000)}` }));
+    expect(refused.status).toBe(413);
+    expect(refused.headers['access-control-allow-origin']).toBe(APP);
+    const other = await post({ origin: 'https://evil.example' });
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    expect(other.headers.vary).toBe('Origin');
+  });
+
+  it('sends no CORS headers at all when no origin is configured', async () => {
+    const plain = await startStack({ gateway: { rateLimitPerMinute: 0 } });
+    try {
+      const response = await send(plain.gateway.url, { method: 'POST', headers: { ...JSON_HEADERS, origin: APP }, body: QUERY });
+      expect(response.status).toBe(200);
+      expect(Object.keys(response.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
+    } finally {
+      await plain.close();
+    }
+  });
+});

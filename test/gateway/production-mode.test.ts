@@ -1,0 +1,114 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readConfig } from '../../src/gateway/config.js';
+import { send } from '../support/raw-request.js';
+import { startStack, type Stack } from '../support/stack.js';
+
+/** The settings an environment gives, as startStack takes them. */
+function settings(env: Record<string, string>) {
+  const { upstream: _upstream, ...config } = readConfig(env);
+  return { ...config, port: 0, rateLimitPerMinute: 0 };
+}
+
+const INTROSPECTION = '{ __schema { queryType { name } } }';
+const TYPO = '{ searchCompanie(q: "a", jurisdiction: "GB") { totalCount } }';
+
+describe('production mode (NODE_ENV=production)', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ gateway: settings({ NODE_ENV: 'production', ALLOW_ANONYMOUS: 'true' }) });
+  });
+  afterAll(() => stack.close());
+  afterEach(() => {
+    process.env.NODE_ENV = 'test';
+  });
+
+  it('serves no GraphiQL: a browser gets 406 and a message, not the page', async () => {
+    const { status, headers, text } = await send(stack.gateway.url, { headers: { accept: 'text/html' } });
+    expect(status).toBe(406);
+    expect(headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(text)).toEqual({
+      errors: [
+        {
+          message:
+            'Answers are application/graphql-response+json, application/json, text/event-stream, multipart/mixed in UTF-8; the Accept header (text/html) allows none of them',
+          extensions: { code: 'NOT_ACCEPTABLE' },
+        },
+      ],
+    });
+  });
+
+  it('refuses introspection, but not __typename', async () => {
+    const refused = await stack.post({ query: INTROSPECTION });
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.text).errors.map((error: { message: string }) => error.message)).toEqual([
+      'GraphQL introspection has been disabled, but the requested query contained the field "__schema".',
+      'GraphQL introspection has been disabled, but the requested query contained the field "queryType".',
+    ]);
+    expect(stack.lookup.counters.searchRequests).toBe(0);
+    expect(JSON.parse((await stack.post({ query: '{ __typename }' })).text)).toEqual({ data: { __typename: 'Query' } });
+  });
+
+  it('gives no field suggestions', async () => {
+    const { status, text } = await stack.post({ query: TYPO });
+    expect(status).toBe(400);
+    expect(JSON.parse(text).errors[0].message).toBe('Cannot query field "searchCompanie" on type "Query". [Suggestion hidden]');
+  });
+
+  it('puts no stack trace or original error in answers, even when NODE_ENV=development is in the process environment', async () => {
+    process.env.NODE_ENV = 'development';
+    const { text } = await stack.post({ query: '{ node(id: "not-an-id") { id } }' });
+    expect(JSON.parse(text)).toEqual({
+      data: { node: null },
+      errors: [
+        {
+          message: 'id: is not a global ID issued by this gateway',
+          locations: [{ line: 1, column: 3 }],
+          path: ['node'],
+          extensions: { code: 'BAD_USER_INPUT', argument: 'id' },
+        },
+      ],
+    });
+    expect(text).not.toMatch(/stack|at .*\.(ts|js):\d+/);
+  });
+
+  it('serves GraphiQL and introspection when GRAPHIQL=true and INTROSPECTION=true', async () => {
+    const open = await startStack({
+      gateway: settings({ NODE_ENV: 'production', ALLOW_ANONYMOUS: 'true', GRAPHIQL: 'true', INTROSPECTION: 'true' }),
+    });
+    try {
+      const page = await send(open.gateway.url, { headers: { accept: 'text/html' } });
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('<title>Company search</title>');
+      expect(JSON.parse((await open.post({ query: INTROSPECTION })).text)).toEqual({ data: { __schema: { queryType: { name: 'Query' } } } });
+      expect(JSON.parse((await open.post({ query: TYPO })).text).errors[0].message).toContain('[Suggestion hidden]');
+    } finally {
+      await open.close();
+    }
+  });
+});
+
+describe('development mode (the default)', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ gateway: settings({}) });
+  });
+  afterAll(() => stack.close());
+
+  it('serves GraphiQL and introspection, and suggests fields', async () => {
+    expect((await send(stack.gateway.url, { headers: { accept: 'text/html' } })).status).toBe(200);
+    expect(JSON.parse((await stack.post({ query: INTROSPECTION })).text)).toEqual({ data: { __schema: { queryType: { name: 'Query' } } } });
+    expect(JSON.parse((await stack.post({ query: TYPO })).text).errors[0].message).toBe(
+      'Cannot query field "searchCompanie" on type "Query". Did you mean "searchCompanies"?',
+    );
+  });
+
+  it('turns GraphiQL and introspection off with GRAPHIQL=false and INTROSPECTION=false', async () => {
+    const closed = await startStack({ gateway: settings({ GRAPHIQL: 'false', INTROSPECTION: 'false' }) });
+    try {
+      expect((await send(closed.gateway.url, { headers: { accept: 'text/html' } })).status).toBe(406);
+      expect((await closed.post({ query: INTROSPECTION })).status).toBe(400);
+    } finally {
+      await closed.close();
+    }
+  });
+});
