@@ -30,6 +30,7 @@ export interface GatewayConfig {
   cacheStaleWhileRevalidateMs: number;
   cacheStaleIfErrorMs: number;
   cacheMaxBytes: number;
+  responseCache: boolean;
   searchMaxQueryLength: number;
   logLevel: LogLevel;
   /** NODE_ENV=production: masked errors without stack traces, no field suggestions, GraphiQL and introspection off unless set. */
@@ -153,6 +154,7 @@ export function readConfig(env: Env = process.env): GatewayConfig {
     ),
     cacheStaleIfErrorMs: reader.integer('CACHE_STALE_IF_ERROR_MS', DEFAULT_CACHE_STALE_IF_ERROR_MS, 0, 7 * 24 * 3_600_000),
     cacheMaxBytes: reader.integer('CACHE_MAX_BYTES', DEFAULT_CACHE_MAX_BYTES, 1_024, Number.MAX_SAFE_INTEGER),
+    responseCache: reader.boolean('RESPONSE_CACHE', true),
     searchMaxQueryLength: reader.integer('SEARCH_MAX_QUERY_LENGTH', DEFAULT_SEARCH_MAX_QUERY_LENGTH, 1, 10_000),
     logLevel: reader.oneOf('LOG_LEVEL', LOG_LEVELS, DEFAULT_LOG_LEVEL),
     ...readProtection(reader, problems),

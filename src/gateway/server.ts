@@ -5,7 +5,9 @@ import type { GatewayConfig, UpstreamTarget } from './config.js';
 import type { Logger } from './logger.js';
 import { answerClientError } from './rejection.js';
 import { requestHandlerFor } from './request-handler.js';
+import { ResponseCache, RESPONSE_CACHE_SHARE } from './response-cache.js';
 import { createGateway, GRAPHQL_PATH } from './yoga.js';
+import { createYogaResponder } from './yoga-responder.js';
 
 /** Largest upstream body read; a full page of 50 results is far below it. */
 export const MAX_UPSTREAM_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -20,6 +22,8 @@ export interface RunningGateway {
   /** Base URL, e.g. `http://127.0.0.1:4000`. */
   url: string;
   graphqlUrl: string;
+  /** Bytes the caches hold now: upstream windows and serialized answers together, within CACHE_MAX_BYTES. */
+  readonly cacheBytes: number;
   close(): Promise<void>;
 }
 
@@ -29,6 +33,9 @@ export async function startGateway(
   target: UpstreamTarget,
   logger: Logger,
 ): Promise<RunningGateway> {
+  const answerBytes = config.responseCache ? Math.floor(config.cacheMaxBytes * RESPONSE_CACHE_SHARE) : 0;
+  const responseCache =
+    answerBytes > 0 ? new ResponseCache({ maxBytes: answerBytes, maxTtlMs: config.cacheTtlMs }) : undefined;
   const upstream = new UpstreamClient({
     baseUrl: target.url,
     credentials: { clientId: target.clientId, clientSecret: target.clientSecret },
@@ -46,7 +53,7 @@ export async function startGateway(
       ttlMs: config.cacheTtlMs,
       staleWhileRevalidateMs: config.cacheStaleWhileRevalidateMs,
       staleIfErrorMs: config.cacheStaleIfErrorMs,
-      maxBytes: config.cacheMaxBytes,
+      maxBytes: config.cacheMaxBytes - answerBytes,
     },
     retry: { retries: config.upstreamRetries, baseDelayMs: config.upstreamRetryBaseMs },
     callTimeoutMs: config.requestDeadlineMs,
@@ -60,7 +67,7 @@ export async function startGateway(
     logger,
     protection: config,
   });
-  const handleRequest = requestHandlerFor(config, gateway, logger);
+  const handleRequest = requestHandlerFor(config, createYogaResponder(gateway, responseCache), logger);
 
   let closing = false;
   const server = createServer((request, response) => {
@@ -100,6 +107,9 @@ export async function startGateway(
   return {
     url,
     graphqlUrl: `${url}${GRAPHQL_PATH}`,
+    get cacheBytes() {
+      return upstream.cacheBytes + (responseCache?.bytes ?? 0);
+    },
     async close() {
       closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -2,7 +2,7 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga } from 'graphql-yoga';
 import type { GatewayContext, SearchLimits } from '../schema/context.js';
 import { schema } from '../schema/index.js';
-import { ResponseNotes } from '../schema/response-notes.js';
+import type { ResponseNotes } from '../schema/response-notes.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { deadlineIn } from '../upstream/resilience/deadline.js';
 import { GRAPHIQL_EXAMPLE_QUERY } from './graphiql-example.js';
@@ -43,7 +43,7 @@ export function createGateway({ upstream, limits, requestDeadlineMs, logger, pro
       upstream,
       limits,
       deadline: deadlineIn(requestDeadlineMs, request.signal),
-      notes: notes ?? new ResponseNotes(),
+      notes,
     }),
     plugins: [useResponseNotes(), ...protectionPlugins(protection)],
     graphiql: protection.graphiql && { title: 'Company search', defaultQuery: GRAPHIQL_EXAMPLE_QUERY },

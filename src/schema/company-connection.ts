@@ -64,6 +64,7 @@ builder.queryField('searchCompanies', (t) =>
       const offset = args.after == null ? 0 : decodeCursor(args.after, fingerprint, 'after') + 1;
 
       const page = await context.upstream.searchPage({ query, offset, limit }, context.deadline);
+      context.notes.recordData(page.freshUntil);
       if (page.servedOnError) {
         const path = responsePathAsArray(info.path);
         context.notes.addWarning(staleWarning(page.servedOnError, page.fetchedAt, 'this search', path));

@@ -48,6 +48,7 @@ export const CompanyRef = builder.loadableNode('Company', {
         const { jurisdiction, companyNumber } = parseCompanyKey(key);
         try {
           const lookup = await context.upstream.findCompany(jurisdiction, companyNumber, context.deadline);
+          context.notes.recordData(lookup.freshUntil);
           if (lookup.servedOnError) {
             context.notes.addWarning(staleWarning(lookup.servedOnError, lookup.fetchedAt, `company ${key}`));
           }

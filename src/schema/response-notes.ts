@@ -9,13 +9,23 @@ export interface ResponseWarning {
 }
 
 /**
- * Partial errors and warnings that resolvers raise while still returning
- * data; they join the response's `errors` and `extensions.warnings` once
- * execution is done.
+ * What resolvers note about the response while still returning data: partial
+ * errors and warnings, which join the response's `errors` and
+ * `extensions.warnings` once execution is done, and until when the upstream
+ * data it is built from stays fresh, which bounds how long the serialized
+ * answer may be reused.
  */
 export class ResponseNotes {
   readonly errors: GraphQLError[] = [];
   readonly warnings: ResponseWarning[] = [];
+  /** Epoch ms; no upstream data used yet means no bound from data. */
+  freshUntil = Number.POSITIVE_INFINITY;
+  /** Set once execution finished with neither errors nor warnings: the answer may be reused. */
+  reusable = false;
+
+  recordData(freshUntil: number): void {
+    this.freshUntil = Math.min(this.freshUntil, freshUntil);
+  }
 
   addError(error: GraphQLError): void {
     this.errors.push(error);

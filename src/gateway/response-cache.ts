@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { LRUCache } from 'lru-cache';
+
+export interface SerializedAnswer {
+  contentType: string;
+  body: Buffer;
+}
+
+export interface ResponseCacheOptions {
+  /** Upper bound, counted in bytes of answers. */
+  maxBytes: number;
+  /** No answer is reused for longer than this, whatever its data says. */
+  maxTtlMs: number;
+}
+
+/** The share of CACHE_MAX_BYTES given to serialized answers; upstream windows get the rest. */
+export const RESPONSE_CACHE_SHARE = 0.5;
+
+/** What an entry costs beyond its body: its key and bookkeeping. */
+const ENTRY_OVERHEAD_BYTES = 256;
+
+/**
+ * Serialized answers to GraphQL requests, reused byte for byte when the same
+ * request comes again while the data it was built from is fresh. It is
+ * consulted before Yoga parses, validates or executes anything, and behind
+ * every access check and rate limit, which run in front of it.
+ *
+ * The key is a hash of the request exactly as sent (method, target, Accept,
+ * Content-Type, body), so telling two requests apart costs one hash and no
+ * parsing; the same operation written differently is merely another entry.
+ */
+export class ResponseCache {
+  readonly #answers: LRUCache<string, SerializedAnswer>;
+  readonly #maxTtlMs: number;
+
+  constructor(options: ResponseCacheOptions) {
+    this.#maxTtlMs = options.maxTtlMs;
+    this.#answers = new LRUCache<string, SerializedAnswer>({
+      maxSize: options.maxBytes,
+      sizeCalculation: (answer) => answer.body.length + ENTRY_OVERHEAD_BYTES,
+      ttl: options.maxTtlMs,
+    });
+  }
+
+  /** Bytes held now, bodies and overhead together. */
+  get bytes(): number {
+    return this.#answers.calculatedSize;
+  }
+
+  keyOf(request: IncomingMessage, body: string | undefined): string {
+    const { headers } = request;
+    return createHash('sha256')
+      .update(`${request.method}\n${request.url}\n${headers.accept ?? ''}\n${headers['content-type'] ?? ''}\n`)
+      .update(body ?? '')
+      .digest('base64url');
+  }
+
+  get(key: string): SerializedAnswer | undefined {
+    return this.#answers.get(key);
+  }
+
+  /** Keeps `answer` until `freshUntil` (epoch ms), the moment its data goes stale, or the maximum TTL. */
+  set(key: string, answer: SerializedAnswer, freshUntil: number): void {
+    const ttl = Math.min(freshUntil - Date.now(), this.#maxTtlMs);
+    if (ttl >= 1) this.#answers.set(key, answer, { ttl: Math.floor(ttl) });
+  }
+}

@@ -1,0 +1,118 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { print } from 'graphql';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hashApiKey } from '../../src/gateway/access/api-keys.js';
+import { DashboardSearchDocument, SearchCompaniesDocument } from '../generated/graphql.js';
+import { startStack, type Stack, type StackOptions } from '../support/stack.js';
+
+const KEY = 'k'.repeat(40);
+const TTL_MS = 300;
+const SEARCH = { query: print(SearchCompaniesDocument), variables: { q: 'holdings', jurisdiction: 'GB', pageSize: 50 } };
+
+let stack: Stack | undefined;
+afterEach(() => stack?.close());
+
+async function start(gateway: StackOptions['gateway'] = {}) {
+  stack = await startStack({ gateway: { cacheTtlMs: TTL_MS, cacheStaleWhileRevalidateMs: 0, ...gateway } });
+  return stack;
+}
+
+/** How many requests Yoga itself has handled so far: it logs this line for each one it parses. */
+function yogaRuns(stack: Stack): number {
+  return stack.logs.filter((line) => line.includes('"Parsing request to extract GraphQL parameters"')).length;
+}
+
+describe('response cache', () => {
+  it('answers a repeated request with the very same bytes, without running Yoga or calling the upstream', async () => {
+    const stack = await start();
+    const first = await stack.post(SEARCH);
+    expect(first.status).toBe(200);
+    const runs = yogaRuns(stack);
+    const searches = stack.lookup.counters.searchRequests;
+
+    const again = await Promise.all(Array.from({ length: 5 }, () => stack.post(SEARCH)));
+    expect(again.map((answer) => answer.text)).toEqual(Array.from({ length: 5 }, () => first.text));
+    expect(again.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(yogaRuns(stack)).toBe(runs);
+    expect(stack.lookup.counters.searchRequests).toBe(searches);
+    expect(stack.gateway.cacheBytes).toBeGreaterThan(first.text.length);
+  });
+
+  it('keeps an answer only while the data it was built from is fresh', async () => {
+    const stack = await start();
+    const first = JSON.parse((await stack.post(SEARCH)).text);
+    await sleep(TTL_MS + 50);
+    const later = JSON.parse((await stack.post(SEARCH)).text);
+    expect(later.data.searchCompanies.fetchedAt > first.data.searchCompanies.fetchedAt).toBe(true);
+    expect(stack.lookup.counters.searchesAnswered).toBe(2);
+  });
+
+  it('is byte-identical to a fresh execution over the same data', async () => {
+    const stack = await start({ cacheTtlMs: 60_000 });
+    const cached = await stack.post(SEARCH);
+    await stack.post(SEARCH);
+    // The same operation spelt with an extra space is another request: Yoga runs it over the cached window.
+    const fresh = await stack.post({ ...SEARCH, query: `${SEARCH.query} ` });
+    const runs = yogaRuns(stack);
+    expect(fresh.text).toBe(cached.text);
+    expect(runs).toBe(2);
+  });
+
+  it('keeps the answers to different Accept headers apart, each with its own content type', async () => {
+    const stack = await start();
+    const target = `/graphql?query=${encodeURIComponent(SEARCH.query)}&variables=${encodeURIComponent(JSON.stringify(SEARCH.variables))}`;
+    const answers = [];
+    for (const accept of ['application/graphql-response+json', 'application/json', 'application/graphql-response+json', 'application/json']) {
+      answers.push(await stack.get(target, { accept }));
+    }
+    expect(answers.map((answer) => answer.headers['content-type'])).toEqual([
+      'application/graphql-response+json; charset=utf-8',
+      'application/json; charset=utf-8',
+      'application/graphql-response+json; charset=utf-8',
+      'application/json; charset=utf-8',
+    ]);
+    expect(new Set(answers.map((answer) => answer.text)).size).toBe(1);
+    expect(yogaRuns(stack)).toBe(2);
+  });
+
+  it('still checks access and rate limits on every hit', async () => {
+    const stack = await start({
+      cacheTtlMs: 60_000,
+      apiKeys: [{ id: 'dashboard', sha256: hashApiKey(KEY) }],
+      allowAnonymous: false,
+      rateLimitPerMinute: 60,
+      rateLimitBurst: 3,
+    });
+    const allowed = await stack.post(SEARCH, { 'x-api-key': KEY });
+    expect(allowed.status).toBe(200);
+    expect((await stack.post(SEARCH)).status).toBe(401);
+    expect((await stack.post(SEARCH, { 'x-api-key': `${KEY.slice(0, -1)}x` })).status).toBe(401);
+    expect((await stack.post(SEARCH, { 'x-api-key': KEY })).text).toBe(allowed.text);
+    expect((await stack.post(SEARCH, { 'x-api-key': KEY })).text).toBe(allowed.text);
+    const limited = await stack.post(SEARCH, { 'x-api-key': KEY });
+    expect(limited.status).toBe(429);
+    expect(JSON.parse(limited.text).errors[0].extensions.code).toBe('RATE_LIMITED');
+  });
+
+  it('never keeps an answer with errors, warnings or partial errors', async () => {
+    const stack = await start({ cacheTtlMs: 60_000 });
+    const badArgument = { query: print(DashboardSearchDocument), variables: { q: 'holdings', jurisdiction: 'XX' } };
+    await stack.post(badArgument);
+    await stack.post(badArgument);
+    expect(yogaRuns(stack)).toBe(2);
+
+    stack.lookup.knobs.mapResults = (results) => results.map((result) => ({ ...result, incorporatedDate: 'soon' }));
+    const withPartialErrors = { query: print(SearchCompaniesDocument), variables: { q: 'ferncastle', jurisdiction: 'GB' } };
+    const partial = await stack.post(withPartialErrors);
+    expect(JSON.parse(partial.text).errors[0].extensions.code).toBe('UPSTREAM_INVALID_FIELD');
+    await stack.post(withPartialErrors);
+    expect(yogaRuns(stack)).toBe(4);
+  });
+
+  it('can be turned off', async () => {
+    const stack = await start({ responseCache: false });
+    await stack.post(SEARCH);
+    await stack.post(SEARCH);
+    expect(yogaRuns(stack)).toBe(2);
+  });
+});
