@@ -1,3 +1,4 @@
+import { setTimeout as pause } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import type { Company } from './company.js';
 import {
@@ -8,7 +9,7 @@ import {
   type UpstreamErrorCode,
 } from './errors.js';
 import type { UpstreamLog } from './log.js';
-import { pause, waitWithin, type Deadline } from './resilience/deadline.js';
+import { deadlineExceeded, waitWithin, type Deadline } from './resilience/deadline.js';
 import { retryDelay, type RetryPolicy } from './resilience/retry-policy.js';
 import { readSearchResponse } from './search-response.js';
 import { normalizeSearchQuery, searchQueryKey, type SearchQuery } from './search-query.js';
@@ -251,6 +252,9 @@ export class UpstreamClient {
       return { window: cached };
     }
     try {
+      // A caller that has gone or run out of time starts no fetch of its own.
+      deadline.signal?.throwIfAborted();
+      if (Date.now() >= deadline.expiresAt) throw deadlineExceeded(`GET ${SEARCH_ENDPOINT}`);
       const window = await waitWithin(
         this.#windows.fetch(key, { context: request, forceRefresh: true }),
         deadline,
@@ -297,10 +301,15 @@ export class UpstreamClient {
     const response = await this.#searchWith(token, request, expiresAt);
     if (response.status !== 401) return response;
     this.#tokens.invalidate(token);
-    const retried = await this.#searchWith(await this.#tokens.getToken(), request, expiresAt);
+    const renewed = await this.#tokens.getToken();
+    const retried = await this.#searchWith(renewed, request, expiresAt);
     if (retried.status === 401) {
-      throw new UpstreamAuthError(
-        `Company lookup service refused the service token on GET ${SEARCH_ENDPOINT} (401), and again after it was renewed`,
+      // A token refused right after it was issued means the credentials are no good for searching.
+      this.#tokens.invalidate(renewed);
+      throw this.#tokens.refuse(
+        new UpstreamAuthError(
+          `Company lookup service refused the service token on GET ${SEARCH_ENDPOINT} (401), and again after it was renewed`,
+        ),
       );
     }
     return retried;

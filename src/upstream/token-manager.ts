@@ -67,6 +67,19 @@ export class TokenManager {
     return (await this.#renew()).value;
   }
 
+  /**
+   * Starts the cool-down after the upstream refused the credentials, or a
+   * token it had just issued: until it ends, every caller gets `error` at once.
+   */
+  refuse(error: UpstreamAuthError): UpstreamAuthError {
+    this.#refused = { error, until: Date.now() + this.#options.refusedCooldownMs };
+    this.#options.log.warn(
+      { code: error.code, cooldownMs: this.#options.refusedCooldownMs },
+      'Company lookup service refused the client credentials; not asking again during the cool-down',
+    );
+    return error;
+  }
+
   /** `text` with the client secret and recent service tokens blanked out, for text the upstream wrote. */
   redact(text: string): string {
     return [this.#options.credentials.clientSecret, ...this.#recentTokens].reduce(
@@ -111,14 +124,7 @@ export class TokenManager {
         return (this.#token = token);
       })
       .catch((error: unknown) => {
-        if (error instanceof UpstreamAuthError) {
-          this.#refused = { error, until: Date.now() + this.#options.refusedCooldownMs };
-          this.#options.log.warn(
-            { code: error.code, cooldownMs: this.#options.refusedCooldownMs },
-            'Company lookup service refused the client credentials; not asking again during the cool-down',
-          );
-        }
-        throw error;
+        throw error instanceof UpstreamAuthError ? this.refuse(error) : error;
       })
       .finally(() => (this.#pending = undefined));
     return this.#pending;

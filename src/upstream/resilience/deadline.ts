@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { UpstreamTimeoutError } from '../errors.js';
 
 /** How long one caller may wait for the upstream, and how it says it has gone. */
@@ -24,11 +23,11 @@ export function waitWithin<T>(work: Promise<T>, deadline: Deadline, what: string
   if (signal?.aborted || remaining <= 0) {
     // Nobody else may be waiting for `work`; its failure must not go unhandled.
     work.catch(() => undefined);
-    return Promise.reject(signal?.aborted ? signal.reason : deadlineError(what));
+    return Promise.reject(signal?.aborted ? signal.reason : deadlineExceeded(what));
   }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => settle(() => reject(signal?.reason));
-    const timer = setTimeout(() => settle(() => reject(deadlineError(what))), remaining);
+    const timer = setTimeout(() => settle(() => reject(deadlineExceeded(what))), remaining);
     const settle = (finish: () => void) => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
@@ -42,11 +41,6 @@ export function waitWithin<T>(work: Promise<T>, deadline: Deadline, what: string
   });
 }
 
-function deadlineError(what: string): UpstreamTimeoutError {
+export function deadlineExceeded(what: string): UpstreamTimeoutError {
   return new UpstreamTimeoutError(`Company lookup service gave no answer for ${what} within the request deadline`);
-}
-
-/** Waits `ms`, or rejects as soon as the caller leaves. */
-export function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return sleep(ms, undefined, signal ? { signal } : undefined);
 }

@@ -33,6 +33,17 @@ describe('token endpoint faults', () => {
     expect(stack.lookup.counters.tokenRequests).toBe(2);
   });
 
+  it('cools down too when search refuses a token the upstream has just issued', async () => {
+    stack = await startStack({ gateway: { tokenRefusedCooldownMs: 60_000 } });
+    expect(await errorCode(stack)).toBeUndefined();
+    stack.lookup.counters.reset();
+    stack.lookup.knobs.failSearch({ status: 401 }, Number.POSITIVE_INFINITY);
+    for (let search = 0; search < 10; search++) expect(await errorCode(stack)).toBe('UPSTREAM_AUTH_FAILED');
+    // The first search: the refused token, one renewal, the renewed token refused; then nothing until the cool-down ends.
+    expect(stack.lookup.counters.searchRequests).toBe(2);
+    expect(stack.lookup.counters.tokenRequests).toBe(1);
+  });
+
   it('asks once for the many concurrent searches waiting on a refused credential', async () => {
     stack = await startStack({ lookup: { tokenLatencyMs: 100 }, gateway: { tokenRefusedCooldownMs: 60_000 } });
     stack.lookup.knobs.failToken({ status: 401 }, Number.POSITIVE_INFINITY);
