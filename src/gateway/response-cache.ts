@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
 
@@ -17,7 +16,7 @@ export interface ResponseCacheOptions {
 /** The share of CACHE_MAX_BYTES given to serialized answers; upstream windows get the rest. */
 export const RESPONSE_CACHE_SHARE = 0.5;
 
-/** What an entry costs beyond its body: its key and bookkeeping. */
+/** What an entry costs beyond its body and key: bookkeeping. */
 const ENTRY_OVERHEAD_BYTES = 256;
 
 /**
@@ -26,9 +25,10 @@ const ENTRY_OVERHEAD_BYTES = 256;
  * consulted before Yoga parses, validates or executes anything, and behind
  * every access check and rate limit, which run in front of it.
  *
- * The key is a hash of the request exactly as sent (method, target, Accept,
- * Content-Type, body), so telling two requests apart costs one hash and no
+ * The key is the request exactly as sent (method, target, Accept,
+ * Content-Type, body), so telling two requests apart costs a map lookup and no
  * parsing; the same operation written differently is merely another entry.
+ * Keys count towards the byte bound, bodies being at most MAX_BODY_BYTES.
  */
 export class ResponseCache {
   readonly #answers: LRUCache<string, SerializedAnswer>;
@@ -38,7 +38,7 @@ export class ResponseCache {
     this.#maxTtlMs = options.maxTtlMs;
     this.#answers = new LRUCache<string, SerializedAnswer>({
       maxSize: options.maxBytes,
-      sizeCalculation: (answer) => answer.body.length + ENTRY_OVERHEAD_BYTES,
+      sizeCalculation: (answer, key) => answer.body.length + key.length + ENTRY_OVERHEAD_BYTES,
       ttl: options.maxTtlMs,
     });
   }
@@ -50,10 +50,7 @@ export class ResponseCache {
 
   keyOf(request: IncomingMessage, body: string | undefined): string {
     const { headers } = request;
-    return createHash('sha256')
-      .update(`${request.method}\n${request.url}\n${headers.accept ?? ''}\n${headers['content-type'] ?? ''}\n`)
-      .update(body ?? '')
-      .digest('base64url');
+    return `${request.method}\n${request.url}\n${headers.accept ?? ''}\n${headers['content-type'] ?? ''}\n${body ?? ''}`;
   }
 
   get(key: string): SerializedAnswer | undefined {
