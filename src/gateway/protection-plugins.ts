@@ -19,7 +19,6 @@ export type YogaProtection = Pick<
   | 'production'
   | 'graphiql'
   | 'introspection'
-  | 'maxBodyBytes'
   | 'maxDocumentLength'
   | 'maxDepth'
   | 'maxAliases'

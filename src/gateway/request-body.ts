@@ -1,8 +1,21 @@
 import type { IncomingMessage } from 'node:http';
 
-/** The whole request body, or undefined as soon as it grows past `maxBytes` (reading then stops). */
+/** The client closed the connection before its whole request body arrived: nobody is left to answer. */
+export class ClientGoneError extends Error {
+  readonly code = 'CLIENT_GONE';
+}
+
+/**
+ * The whole request body, or undefined as soon as it grows past `maxBytes`
+ * (reading then stops). Rejects with ClientGoneError if the client hangs up first.
+ */
 export function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
+    // Hung up while the checks before reading were still running: no event will come.
+    if (request.destroyed) {
+      reject(new ClientGoneError('The connection closed before the request body was read'));
+      return;
+    }
     const chunks: Buffer[] = [];
     let length = 0;
     const onData = (chunk: Buffer) => {
@@ -20,15 +33,19 @@ export function readBody(request: IncomingMessage, maxBytes: number): Promise<Bu
     };
     const onError = (error: Error) => {
       cleanup();
-      reject(error);
+      reject(new ClientGoneError(`The connection closed mid-body (${error.message})`, { cause: error }));
     };
+    const onClose = () => onError(new Error('closed'));
     const cleanup = () => {
       request.off('data', onData);
       request.off('end', onEnd);
       request.off('error', onError);
+      request.off('close', onClose);
     };
     request.on('data', onData);
     request.once('end', onEnd);
     request.once('error', onError);
+    // 'close' without 'end' or 'error' is a hang-up too; after 'end' the listener is already gone.
+    request.once('close', onClose);
   });
 }

@@ -1,14 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { acceptsAnAnswer, ANSWER_MEDIA_TYPES, isReadableBody, REQUEST_MEDIA_TYPES } from './media-types.js';
 import { createAccessPolicy, type AccessDecision, type Client } from './access/client-access.js';
-import { clientAddress } from './access/client-address.js';
+import { clientAddress, networkOf } from './access/client-address.js';
 import { RateLimiter } from './access/rate-limiter.js';
 import type { GatewayConfig } from './config.js';
 import { createCorsPolicy, type CorsPolicy } from './cors.js';
 import { crossSiteRefusal } from './csrf.js';
 import type { Logger } from './logger.js';
 import { sendRejection, type Rejection } from './rejection.js';
-import { readBody } from './request-body.js';
+import { ClientGoneError, readBody } from './request-body.js';
 import { GRAPHQL_PATH, HEALTH_PATH } from './yoga.js';
 
 export interface RequestHandlerOptions {
@@ -19,6 +19,8 @@ export interface RequestHandlerOptions {
   /** Absent: no rate limit. */
   rateLimiter: RateLimiter | undefined;
   maxBodyBytes: number;
+  /** Most operations in one batched request; 0: batching off. */
+  batchingLimit: number;
   trustedProxyCount: number;
   /** Whether GraphiQL is served; its page is static and loads without credentials. */
   graphiql: boolean;
@@ -42,6 +44,7 @@ export function requestHandlerFor(
         ? new RateLimiter({ perMinute: config.rateLimitPerMinute, burst: config.rateLimitBurst, maxClients: config.rateLimitMaxClients })
         : undefined,
     maxBodyBytes: config.maxBodyBytes,
+    batchingLimit: config.batchingLimit,
     trustedProxyCount: config.trustedProxyCount,
     graphiql: config.graphiql,
     logger,
@@ -60,6 +63,12 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
     const origin = request.headers.origin;
     for (const [name, value] of Object.entries(cors.headers(origin))) response.setHeader(name, value);
     handle(options, request, response).catch((error: unknown) => {
+      if (error instanceof ClientGoneError) {
+        // Nobody is left to answer, and nothing went wrong here.
+        logger.debug({ reason: error.message }, 'Client went away before sending its whole request');
+        response.destroy();
+        return;
+      }
       logger.error({ err: error }, 'Request handling failed');
       if (!response.headersSent) {
         sendRejection(response, { status: 500, code: 'INTERNAL_SERVER_ERROR', message: 'Unexpected error.', closeConnection: true });
@@ -102,7 +111,7 @@ async function handle(options: RequestHandlerOptions, request: IncomingMessage, 
     });
   }
 
-  const address = clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], options.trustedProxyCount);
+  const address = networkOf(clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], options.trustedProxyCount));
   const access: AccessDecision = graphiqlPage
     ? { allowed: true, client: { kind: 'anonymous', key: `ip:${address}` } }
     : await options.checkAccess(request.headers, address);
@@ -128,6 +137,8 @@ async function handle(options: RequestHandlerOptions, request: IncomingMessage, 
   if (method !== 'GET' && method !== 'HEAD') {
     const body = await readBody(request, options.maxBodyBytes);
     if (body === undefined) return reject(options, response, tooLarge(options.maxBodyBytes), access.client);
+    const batchRefused = chargeBatch(options, access.client.key, body);
+    if (batchRefused) return reject(options, response, batchRefused, access.client);
     // @whatwg-node/server (under Yoga) takes a `body` already read from the request instead of the stream.
     Object.assign(request, { body });
   }
@@ -149,8 +160,8 @@ function answerOptions(cors: CorsPolicy, request: IncomingMessage, response: Ser
   response.end();
 }
 
-function rateLimited(options: RequestHandlerOptions, clientKey: string): Rejection | undefined {
-  const decision = options.rateLimiter?.take(clientKey);
+function rateLimited(options: RequestHandlerOptions, clientKey: string, count = 1): Rejection | undefined {
+  const decision = options.rateLimiter?.take(clientKey, count);
   if (decision === undefined || decision.allowed) return undefined;
   return {
     status: 429,
@@ -159,6 +170,38 @@ function rateLimited(options: RequestHandlerOptions, clientKey: string): Rejecti
     headers: { 'retry-after': String(decision.retryAfterSeconds) },
   };
 }
+
+/**
+ * Every operation of a batch costs what a request of its own would (each has
+ * its own MAX_UPSTREAM_SEARCHES), so a batch takes one rate-limit token per
+ * operation: the one taken before reading, and the rest here. Only a body
+ * starting with `[` is parsed; a batch Yoga will refuse anyway costs no more.
+ */
+function chargeBatch(options: RequestHandlerOptions, clientKey: string, body: Buffer): Rejection | undefined {
+  const limiter = options.rateLimiter;
+  if (!limiter || options.batchingLimit === 0 || body[body.findIndex((byte) => !JSON_WHITESPACE.has(byte))] !== OPENING_BRACKET) {
+    return undefined;
+  }
+  let operations: number;
+  try {
+    const parsed: unknown = JSON.parse(body.toString('utf8'));
+    if (!Array.isArray(parsed) || parsed.length <= 1 || parsed.length > options.batchingLimit) return undefined;
+    operations = parsed.length;
+  } catch {
+    return undefined;
+  }
+  if (operations > limiter.burst) {
+    return {
+      status: 413,
+      code: 'PAYLOAD_TOO_LARGE',
+      message: `A batch may hold at most ${limiter.burst} operations here: each counts against the rate limit, and RATE_LIMIT_BURST is ${limiter.burst}`,
+    };
+  }
+  return rateLimited(options, clientKey, operations - 1);
+}
+
+const JSON_WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+const OPENING_BRACKET = 0x5b;
 
 function tooLarge(maxBodyBytes: number): Rejection {
   return {
@@ -171,5 +214,11 @@ function tooLarge(maxBodyBytes: number): Rejection {
 
 function reject(options: RequestHandlerOptions, response: ServerResponse, rejection: Rejection, client?: Client): void {
   options.logger.info({ status: rejection.status, code: rejection.code, client: client?.key }, 'Request refused');
-  sendRejection(response, rejection);
+  // A body still on its way would be read and thrown away until REQUEST_TIMEOUT_MS, however long it is.
+  sendRejection(response, bodyStillComing(response.req) ? { ...rejection, closeConnection: true } : rejection);
+}
+
+function bodyStillComing(request: IncomingMessage): boolean {
+  const { 'transfer-encoding': chunked, 'content-length': length } = request.headers;
+  return !request.complete && (chunked !== undefined || Number(length ?? 0) > 0);
 }

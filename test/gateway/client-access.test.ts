@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashApiKey, matchApiKey, parseApiKeys } from '../../src/gateway/access/api-keys.js';
-import { clientAddress } from '../../src/gateway/access/client-address.js';
+import { clientAddress, networkOf } from '../../src/gateway/access/client-address.js';
 import { RateLimiter } from '../../src/gateway/access/rate-limiter.js';
 import { send, type RawResponse } from '../support/raw-request.js';
 import { startStack, type Stack } from '../support/stack.js';
@@ -187,6 +187,65 @@ describe('JWT bearer tokens checked against a JWKS URL', () => {
   });
 });
 
+describe('JWT bearer tokens against a JWKS of several keys, or none to be had', () => {
+  let keysServer: Server;
+  let keysUrl: URL;
+  let failing = false;
+  let privateKey: CryptoKey;
+  const stacks: Stack[] = [];
+
+  beforeAll(async () => {
+    const pairs = await Promise.all([generateKeyPair('ES256'), generateKeyPair('ES256')]);
+    privateKey = pairs[0].privateKey;
+    const keys = await Promise.all(pairs.map(async ({ publicKey }, i) => ({ ...(await exportJWK(publicKey)), kid: `k${i + 1}`, alg: 'ES256', use: 'sig' })));
+    keysServer = createServer((_, response) => {
+      if (failing) response.writeHead(500).end();
+      else response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys }));
+    });
+    await new Promise<void>((resolve) => keysServer.listen(0, '127.0.0.1', resolve));
+    keysUrl = new URL(`http://127.0.0.1:${(keysServer.address() as AddressInfo).port}/.well-known/jwks.json`);
+  });
+  afterAll(async () => {
+    await Promise.all(stacks.map((stack) => stack.close()));
+    await new Promise((resolve) => keysServer.close(resolve));
+  });
+
+  const startWith = async (jwksUrl: URL) => {
+    const stack = await startStack({
+      gateway: { jwt: { issuer: ISSUER, audience: AUDIENCE, key: { jwksUrl } }, allowAnonymous: false, rateLimitPerMinute: 0 },
+    });
+    stacks.push(stack);
+    return stack;
+  };
+  const token = (header: { alg: string; kid?: string }) =>
+    new SignJWT({ sub: 'a' }).setProtectedHeader(header).setIssuer(ISSUER).setAudience(AUDIENCE).setExpirationTime('5m').sign(privateKey);
+
+  it('refuses a token without "kid" that more than one key could have signed with 401, logging no warning', async () => {
+    failing = false;
+    const stack = await startWith(keysUrl);
+    const response = await post(stack, { authorization: `Bearer ${await token({ alg: 'ES256' })}` });
+    const message = 'The bearer token does not name its key ("kid") and more than one key could have signed it';
+    expectRefusal(response, 401, 'UNAUTHENTICATED', message);
+    expect(response.headers['www-authenticate']).toBe(`Bearer realm="company-search", error="invalid_token", error_description="${message.replaceAll('"', '\\"')}"`);
+    expect(response.headers['retry-after']).toBeUndefined();
+    expect(stack.logs.filter((line) => (JSON.parse(line) as { level: number }).level >= 40)).toEqual([]);
+    expect((await post(stack, { authorization: `Bearer ${await token({ alg: 'ES256', kid: 'k1' })}` })).status).toBe(200);
+  });
+
+  it('answers 503 AUTH_UNAVAILABLE with Retry-After when the JWKS cannot be fetched', async () => {
+    failing = true;
+    const unreachable = createServer();
+    await new Promise<void>((resolve) => unreachable.listen(0, '127.0.0.1', resolve));
+    const closedPort = (unreachable.address() as AddressInfo).port;
+    await new Promise((resolve) => unreachable.close(resolve));
+    for (const jwksUrl of [keysUrl, new URL(`http://127.0.0.1:${closedPort}/jwks.json`)]) {
+      const response = await post(await startWith(jwksUrl), { authorization: `Bearer ${await token({ alg: 'ES256', kid: 'k1' })}` });
+      expectRefusal(response, 503, 'AUTH_UNAVAILABLE', 'Bearer tokens cannot be checked right now; try again shortly');
+      expect(response.headers['retry-after']).toBe('5');
+    }
+  });
+});
+
 describe('per-client rate limits', () => {
   // Each test uses a stack of its own, so that buckets start full.
   let stack: Stack;
@@ -233,6 +292,31 @@ describe('per-client rate limits', () => {
   });
 });
 
+describe('rate limits of anonymous clients behind a proxy', () => {
+  let stack: Stack;
+  beforeEach(async () => {
+    await stack?.close();
+    stack = await startStack({ gateway: { allowAnonymous: true, rateLimitPerMinute: 1, rateLimitBurst: 2, trustedProxyCount: 1 } });
+  });
+  afterAll(() => stack?.close());
+
+  const from = async (forwardedFor: string) => (await post(stack, { 'x-forwarded-for': forwardedFor })).status;
+
+  it('counts every IPv6 address of a /64 as one client', async () => {
+    expect([await from('2001:db8:1:2::a'), await from('2001:db8:1:2:ffff:ffff:ffff:ffff'), await from('2001:DB8:1:2:0:0:0:c')]).toEqual([200, 200, 429]);
+    expect(await from('2001:db8:1:3::a')).toBe(200);
+  });
+
+  it('counts an IPv4-mapped IPv6 address as its IPv4 address', async () => {
+    expect([await from('::ffff:192.0.2.7'), await from('192.0.2.7'), await from('::ffff:c000:207')]).toEqual([200, 200, 429]);
+  });
+
+  it('takes the socket address when the chosen X-Forwarded-For hop is not an IP address', async () => {
+    expect([await from('not-an-ip'), await from('192.0.2.8:1234'), await from('unknown')]).toEqual([200, 200, 429]);
+    expect(await from('192.0.2.9')).toBe(200);
+  });
+});
+
 describe('access pieces', () => {
   it('parses GATEWAY_API_KEYS into ids and hashes, naming bad entries without quoting keys', () => {
     const { keys, problems } = parseApiKeys('GATEWAY_API_KEYS', `web:${WEB_KEY}, mobile:${MOBILE_KEY}`);
@@ -272,9 +356,16 @@ describe('access pieces', () => {
     expect(limiter.take('a')).toEqual({ allowed: false, retryAfterSeconds: 1 });
     now = 1_000;
     expect(limiter.take('a')).toEqual({ allowed: true });
-    limiter.take('b');
+    expect(limiter.take('b')).toEqual({ allowed: true });
+    expect(limiter.take('a')).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    // b, seen less recently than a, is forgotten, and comes back with a full bucket; a is still remembered.
     limiter.take('c');
     expect(limiter.size).toBe(2);
+    expect([limiter.take('b'), limiter.take('b'), limiter.take('b')]).toEqual([
+      { allowed: true },
+      { allowed: true },
+      { allowed: false, retryAfterSeconds: 1 },
+    ]);
     const slow = new RateLimiter({ perMinute: 1, burst: 1, maxClients: 10 }, () => 0);
     slow.take('x');
     expect(slow.take('x')).toEqual({ allowed: false, retryAfterSeconds: 60 });
@@ -286,5 +377,21 @@ describe('access pieces', () => {
     expect(clientAddress('10.0.0.1', 'spoofed, 2.2.2.2, 10.0.0.2', 2)).toBe('2.2.2.2');
     expect(clientAddress('10.0.0.1', '2.2.2.2', 3)).toBe('2.2.2.2');
     expect(clientAddress('10.0.0.1', undefined, 1)).toBe('10.0.0.1');
+    expect(clientAddress('10.0.0.1', ' 2001:db8::1 ', 1)).toBe('2001:db8::1');
+    expect(clientAddress('10.0.0.1', 'not-an-ip', 1)).toBe('10.0.0.1');
+    expect(clientAddress('10.0.0.1', '2.2.2.2:443', 1)).toBe('10.0.0.1');
+    expect(clientAddress(undefined, 'unknown', 1)).toBe('unknown');
+  });
+
+  it('counts an IPv6 address by its /64, an IPv4-mapped one as IPv4, and IPv4 as itself', () => {
+    expect(networkOf('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(networkOf('2001:DB8:0001:0002:0:0:0:0001')).toBe('2001:db8:1:2::/64');
+    expect(networkOf('2001:db8::1.2.3.4')).toBe('2001:db8::/64');
+    expect(networkOf('fe80::1%eth0')).toBe('fe80::/64');
+    expect(networkOf('::1')).toBe('::/64');
+    expect(networkOf('::ffff:192.0.2.7')).toBe('192.0.2.7');
+    expect(networkOf('::ffff:c000:207')).toBe('192.0.2.7');
+    expect(networkOf('192.0.2.7')).toBe('192.0.2.7');
+    expect(networkOf('unknown')).toBe('unknown');
   });
 });

@@ -1,13 +1,18 @@
 import { serverAudits, type AuditResult } from 'graphql-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readConfig } from '../../src/gateway/config.js';
 import { startStack, type Stack } from '../support/stack.js';
 
 let stack: Stack;
+let production: Stack;
 
 beforeAll(async () => {
-  stack = await startStack();
+  // Every setting as NODE_ENV=production makes it, on a port of its own.
+  const { upstream: _upstream, port: _port, host: _host, ...settings } = readConfig({ NODE_ENV: 'production', ALLOW_ANONYMOUS: 'true' });
+  [stack, production] = await Promise.all([startStack(), startStack({ gateway: { ...settings, logLevel: 'debug' } })]);
+  expect(settings).toMatchObject({ production: true, graphiql: false, introspection: false, allowAnonymous: true });
 });
-afterAll(() => stack.close());
+afterAll(() => Promise.all([stack.close(), production.close()]));
 
 /** What a failed audit says, with the answer the gateway gave, so a failure explains itself. */
 async function explain(result: AuditResult): Promise<string> {
@@ -15,8 +20,11 @@ async function explain(result: AuditResult): Promise<string> {
   return `${result.status}: ${result.reason}; answered ${result.response.status} ${await result.response.text()}`;
 }
 
-describe('GraphQL over HTTP (graphql-http server audits, default settings)', () => {
-  const audits = serverAudits({ url: () => stack.gateway.graphqlUrl, fetchFn: fetch });
+describe.each([
+  ['default settings', () => stack],
+  ['production settings', () => production],
+])('GraphQL over HTTP (graphql-http server audits, %s)', (_, gateway) => {
+  const audits = serverAudits({ url: () => gateway().gateway.graphqlUrl, fetchFn: fetch });
 
   it('has every MUST and SHOULD audit to run', () => {
     expect(audits.filter((audit) => audit.name.startsWith('MUST')).length).toBe(13);
@@ -27,5 +35,28 @@ describe('GraphQL over HTTP (graphql-http server audits, default settings)', () 
   it.each(audits.map((audit) => [audit.name, audit] as const))('%s', async (_, audit) => {
     const result = await audit.fn();
     expect(await explain(result)).toBe('ok');
+  });
+});
+
+describe('introspection off (production settings)', () => {
+  it('answers __type with null for every name, as if no such type existed, and refuses __schema', async () => {
+    const lookups = await production.post({ query: '{ __type(name: "Company") { name fields { name } } query: __type(name: "Query") { name } }' });
+    expect(lookups.status).toBe(200);
+    expect(JSON.parse(lookups.text)).toEqual({ data: { __type: null, query: null } });
+    expect(JSON.parse((await stack.post({ query: '{ __type(name: "Company") { name } }' })).text)).toEqual({ data: { __type: { name: 'Company' } } });
+
+    const schema = await production.post({ query: '{ __typename __schema { queryType { name } } }' });
+    expect(schema.status).toBe(400);
+    const spread = await production.post({ query: '{ __type(name: "Company") { ...Fields } } fragment Fields on __Type { fields { name } }' });
+    expect(spread.status).toBe(400);
+    expect(JSON.parse(spread.text)).toEqual({
+      errors: [
+        {
+          message: 'GraphQL introspection has been disabled, but the requested query contained the field "fields".',
+          locations: [{ line: 1, column: 71 }],
+          extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+        },
+      ],
+    });
   });
 });

@@ -1,6 +1,8 @@
+import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { hashApiKey } from '../../src/gateway/access/api-keys.js';
 import { CORS_ALLOWED_HEADERS } from '../../src/gateway/cors.js';
 import { messagesOf, send } from '../support/raw-request.js';
 import { startStack, type Stack } from '../support/stack.js';
@@ -24,6 +26,42 @@ function expectNoUpstreamCall() {
   expect(stack.lookup.counters.searchRequests + stack.lookup.counters.tokenRequests).toBe(0);
 }
 
+/**
+ * Sends the head of a POST and the first chunk of a chunked body that never
+ * ends, and reads what comes back: the answer, and whether the server closed
+ * the connection within `waitMs` of answering.
+ */
+function postWithoutEnd(baseUrl: string, headers: string[], waitMs = 1_000): Promise<{ answer: string; closedByServer: boolean }> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let answer = '';
+    let waiting: NodeJS.Timeout | undefined;
+    const finish = (closedByServer: boolean) => {
+      clearTimeout(waiting);
+      socket.destroy();
+      resolve({ answer, closedByServer });
+    };
+    socket.on('data', (data) => {
+      answer += data.toString('latin1');
+      waiting ??= setTimeout(() => finish(false), waitMs);
+    });
+    socket.once('end', () => finish(true));
+    socket.once('error', reject);
+    socket.write(
+      ['POST /graphql HTTP/1.1', `host: ${hostname}`, 'transfer-encoding: chunked', ...headers, '', ''].join('\r\n') + '5\r\n{"que\r\n',
+    );
+  });
+}
+
+/** The log lines written after the first `from`, once one matches `until` (or after two seconds). */
+async function logLinesUntil(from: number, until: RegExp): Promise<{ level: number; msg: string }[]> {
+  for (let waited = 0; waited < 2_000 && !stack.logs.slice(from).some((line) => until.test(line)); waited += 20) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return stack.logs.slice(from).map((line) => JSON.parse(line) as { level: number; msg: string });
+}
+
 describe('request body size', () => {
   const big = JSON.stringify({ query: `{ __typename } # ${'x'.repeat(3_000)}` });
 
@@ -43,6 +81,19 @@ describe('request body size', () => {
     const response = await request(stack.gateway.graphqlUrl, { method: 'POST', headers: JSON_HEADERS, body: Readable.from(chunks()) });
     expect(response.statusCode).toBe(413);
     expect(messagesOf(await response.body.text())).toEqual(['The request body is larger than 2048 bytes']);
+  });
+
+  it('takes a client that goes away mid-body as gone: a debug line, no error, no answer, and keeps serving', async () => {
+    const { hostname, port } = new URL(stack.gateway.url);
+    const from = stack.logs.length;
+    const socket = connect(Number(port), hostname);
+    socket.write(`POST /graphql HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"query":`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.destroy();
+    const lines = await logLinesUntil(from, /went away|Request handling failed/);
+    expect(lines.filter((line) => line.level >= 40)).toEqual([]);
+    expect(lines).toContainEqual(expect.objectContaining({ level: 20, msg: 'Client went away before sending its whole request' }));
+    expect((await post({})).status).toBe(200);
   });
 
   it('accepts a body of exactly MAX_BODY_BYTES, and keeps serving after refusals', async () => {
@@ -73,6 +124,60 @@ describe('batching', () => {
       expect(messagesOf(three.text)).toEqual(['Batching is limited to 2 operations per request.']);
     } finally {
       await batching.close();
+    }
+  });
+});
+
+describe('batching and the rate limit', () => {
+  it('takes one rate-limit token per operation of a batch, and refuses a batch larger than RATE_LIMIT_BURST', async () => {
+    const limited = await startStack({ gateway: { batchingLimit: 4, rateLimitPerMinute: 60, rateLimitBurst: 3 } });
+    const batch = (size: number) => Array.from({ length: size }, () => ({ query: '{ __typename }' }));
+    try {
+      const tooMany = await limited.post(batch(4));
+      expect(tooMany.status).toBe(413);
+      expect(JSON.parse(tooMany.text)).toEqual({
+        errors: [
+          {
+            message: 'A batch may hold at most 3 operations here: each counts against the rate limit, and RATE_LIMIT_BURST is 3',
+            extensions: { code: 'PAYLOAD_TOO_LARGE' },
+          },
+        ],
+      });
+      const two = await limited.post(batch(2));
+      expect(two.status).toBe(200);
+      expect(JSON.parse(two.text)).toEqual([{ data: { __typename: 'Query' } }, { data: { __typename: 'Query' } }]);
+      const after = await limited.post({ query: '{ __typename }' });
+      expect(after.status).toBe(429);
+      expect(messagesOf(after.text)).toEqual(['Too many requests; try again in 1 s']);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('refusals before the body is read', () => {
+  it('close the connection rather than read a body nobody wants: 401, 403, 415 and 429', async () => {
+    const KEY = 'web-key-0123456789abcdef0123456789abcdef';
+    const guarded = await startStack({
+      gateway: { apiKeys: [{ id: 'web', sha256: hashApiKey(KEY) }], allowAnonymous: false, rateLimitPerMinute: 1, rateLimitBurst: 1 },
+    });
+    try {
+      const json = 'content-type: application/json';
+      const cases: [string, string[]][] = [
+        ['403', [json, 'origin: https://evil.example', 'sec-fetch-site: cross-site', 'sec-fetch-mode: cors']],
+        ['415', ['content-type: text/xml']],
+        // Takes the address's one token: failed attempts count against it.
+        ['401', [json]],
+        ['429', [json]],
+      ];
+      const outcomes = [];
+      for (const [, headers] of cases) {
+        const { answer, closedByServer } = await postWithoutEnd(guarded.gateway.url, headers);
+        outcomes.push({ status: answer.slice(9, 12), connection: /^connection: (.*)$/im.exec(answer)?.[1], closedByServer });
+      }
+      expect(outcomes).toEqual(cases.map(([status]) => ({ status, connection: 'close', closedByServer: true })));
+    } finally {
+      await guarded.close();
     }
   });
 });

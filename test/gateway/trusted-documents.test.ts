@@ -46,7 +46,7 @@ describe('trusted documents only', () => {
       'TRUSTED_DOCUMENT_REQUIRED',
     ],
     ['an unknown documentId', { documentId: `sha256:${'0'.repeat(64)}` }, '"documentId" does not name a trusted document', 'TRUSTED_DOCUMENT_NOT_FOUND'],
-    ['neither', { variables }, 'Send "query", or "documentId" with the id of a trusted document', 'BAD_REQUEST'],
+    ['neither', { variables }, 'Send "documentId" with the id of a trusted document', 'BAD_REQUEST'],
   ])('refuses %s with 400 and no upstream call', async (_, body, message, code) => {
     const { status, text } = await stack.post(body);
     expect(status).toBe(400);
@@ -65,6 +65,14 @@ describe('trusted documents alongside arbitrary operations', () => {
   it('runs both', async () => {
     expect(JSON.parse((await stack.post({ documentId: dashboardId, variables })).text)).toEqual(expected);
     expect(JSON.parse((await stack.post({ query: '{ __typename }' })).text)).toEqual({ data: { __typename: 'Query' } });
+  });
+
+  it('refuses a request with neither, naming both ways', async () => {
+    const { status, text } = await stack.post({ variables });
+    expect(status).toBe(400);
+    expect(JSON.parse(text)).toEqual({
+      errors: [{ message: 'Send "query", or "documentId" with the id of a trusted document', extensions: { code: 'BAD_REQUEST' } }],
+    });
   });
 });
 

@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
+import { createRemoteJWKSet, customFetch, errors, jwtVerify } from 'jose';
 
 /** How bearer tokens are checked: always issuer and audience, with keys from a JWKS URL or one shared HS256 secret. */
 export interface JwtSettings {
@@ -34,7 +34,7 @@ export function createJwtVerifier(settings: JwtSettings): JwtVerifier {
       // requiredClaims guarantees `sub`.
       return { subject: payload.sub! };
     } catch (error) {
-      throw classify(error);
+      throw keysUnavailable(error) ? unavailable(error) : invalid(error);
     }
   };
 }
@@ -42,14 +42,41 @@ export function createJwtVerifier(settings: JwtSettings): JwtVerifier {
 function keyedVerify({ issuer, audience, key }: JwtSettings) {
   const common = { issuer, audience, clockTolerance: JWT_CLOCK_TOLERANCE_SECONDS, requiredClaims: ['sub', 'exp'] };
   if ('jwksUrl' in key) {
-    const jwks = createRemoteJWKSet(key.jwksUrl);
+    const jwks = createRemoteJWKSet(key.jwksUrl, { [customFetch]: fetchKeys });
     return (token: string) => jwtVerify(token, jwks, { ...common, algorithms: JWKS_ALGORITHMS });
   }
   const secret = new TextEncoder().encode(key.secret);
   return (token: string) => jwtVerify(token, secret, { ...common, algorithms: ['HS256'] });
 }
 
-function classify(error: unknown): Error {
+/**
+ * Fetches the JWKS, marking a network failure as such: only what happens on
+ * the way to the keys is the gateway's problem (503); anything else a token
+ * causes is the token's (401). A timeout stays as jose reports it (JWKSTimeout).
+ */
+const fetchKeys: typeof fetch = (input, init) =>
+  fetch(input, init).catch((error: unknown) => {
+    if (error instanceof Error && error.name === 'TimeoutError') throw error;
+    throw new TokenKeysUnavailableError(`fetching ${String(input)} failed: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
+  });
+
+function keysUnavailable(error: unknown): boolean {
+  return (
+    error instanceof TokenKeysUnavailableError ||
+    error instanceof errors.JWKSTimeout ||
+    error instanceof errors.JWKSInvalid ||
+    // jose's plain JOSEError comes only from fetching the JWKS: an answer other than 200, or one that is not JSON.
+    (error instanceof errors.JOSEError && error.code === errors.JOSEError.code)
+  );
+}
+
+function unavailable(error: unknown): TokenKeysUnavailableError {
+  return new TokenKeysUnavailableError(`Could not get the keys to check bearer tokens: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+function invalid(error: unknown): InvalidTokenError {
   if (error instanceof errors.JWTExpired) return new InvalidTokenError('The bearer token has expired');
   if (error instanceof errors.JWTClaimValidationFailed) {
     return new InvalidTokenError(`The bearer token's "${error.claim}" claim is ${error.reason === 'missing' ? 'missing' : 'not accepted'}`);
@@ -57,10 +84,11 @@ function classify(error: unknown): Error {
   if (error instanceof errors.JOSEAlgNotAllowed) return new InvalidTokenError("The bearer token's signature algorithm is not accepted");
   if (error instanceof errors.JWSSignatureVerificationFailed) return new InvalidTokenError("The bearer token's signature is not valid");
   if (error instanceof errors.JWKSNoMatchingKey) return new InvalidTokenError('The bearer token is not signed by a known key');
+  if (error instanceof errors.JWKSMultipleMatchingKeys) {
+    return new InvalidTokenError('The bearer token does not name its key ("kid") and more than one key could have signed it');
+  }
   if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid || error instanceof errors.JOSENotSupported) {
     return new InvalidTokenError('The bearer token is not a valid signed JWT');
   }
-  return new TokenKeysUnavailableError(
-    `Could not get the keys to check bearer tokens: ${error instanceof Error ? error.message : String(error)}`,
-  );
+  return new InvalidTokenError('The bearer token is not valid');
 }

@@ -33,18 +33,23 @@ export class RateLimiter {
     this.buckets = new LRUCache({ max: settings.maxClients });
   }
 
-  /** Takes one request from the client's bucket. */
-  take(clientKey: string): RateDecision {
+  /** Takes `count` requests (the operations of a batch) from the client's bucket, all or none; at most `burst`. */
+  take(clientKey: string, count = 1): RateDecision {
     const now = this.now();
     const bucket = this.buckets.get(clientKey) ?? { tokens: this.settings.burst, updatedAt: now };
     bucket.tokens = Math.min(this.settings.burst, bucket.tokens + (now - bucket.updatedAt) * this.perMs);
     bucket.updatedAt = now;
     this.buckets.set(clientKey, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
+    if (bucket.tokens >= count) {
+      bucket.tokens -= count;
       return { allowed: true };
     }
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / this.perMs / 1_000)) };
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((count - bucket.tokens) / this.perMs / 1_000)) };
+  }
+
+  /** Most requests a client may make at once. */
+  get burst(): number {
+    return this.settings.burst;
   }
 
   /** How many clients are tracked now. */

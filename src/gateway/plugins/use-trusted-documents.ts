@@ -27,7 +27,10 @@ export function useTrustedDocuments({ manifest, allowArbitraryOperations }: Trus
         `Only trusted documents are executed here: send "${DOCUMENT_ID_PARAM}" with the id of an operation from the manifest instead of "query"`,
         'TRUSTED_DOCUMENT_REQUIRED',
       ),
-      keyNotFound: refuse(`Send "query", or "${DOCUMENT_ID_PARAM}" with the id of a trusted document`, 'BAD_REQUEST'),
+      keyNotFound: refuse(
+        `Send ${allowArbitraryOperations ? '"query", or ' : ''}"${DOCUMENT_ID_PARAM}" with the id of a trusted document`,
+        'BAD_REQUEST',
+      ),
       notFound: refuse(`"${DOCUMENT_ID_PARAM}" does not name a trusted document`, 'TRUSTED_DOCUMENT_NOT_FOUND'),
     },
   });
