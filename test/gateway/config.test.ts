@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ConfigError,
   DEFAULT_CACHE_MAX_BYTES,
   DEFAULT_CACHE_STALE_WHILE_REVALIDATE_MS,
   DEFAULT_CACHE_TTL_MS,
@@ -10,16 +9,8 @@ import {
   describeConfig,
   readConfig,
 } from '../../src/gateway/config.js';
+import { problemsOf } from '../support/config-problems.js';
 
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    readConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error('readConfig accepted the environment');
-}
 
 describe('readConfig', () => {
   it('reads the resilience settings, with their documented defaults', () => {

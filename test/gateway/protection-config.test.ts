@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/gateway/access/api-keys.js';
 import {
-  ConfigError,
   DEFAULT_BATCHING_LIMIT,
   DEFAULT_MAX_ALIASES,
   DEFAULT_MAX_BODY_BYTES,
@@ -16,19 +15,11 @@ import {
   DEFAULT_TRUSTED_PROXY_COUNT,
   readConfig,
 } from '../../src/gateway/config.js';
+import { problemsOf } from '../support/config-problems.js';
 
 const KEY = 'k'.repeat(40);
 const JWT = { JWT_ISSUER: 'https://auth.example.com/', JWT_AUDIENCE: 'company-search' };
 
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    readConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error('readConfig accepted the environment');
-}
 
 describe('protection settings', () => {
   it('defaults to development: GraphiQL, introspection and anonymous access on, every limit at its default', () => {
