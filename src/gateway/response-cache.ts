@@ -16,6 +16,13 @@ export interface ResponseCacheOptions {
 /** The share of CACHE_MAX_BYTES given to serialized answers; upstream windows get the rest. */
 export const RESPONSE_CACHE_SHARE = 0.5;
 
+/**
+ * Longest request kept as a key, in UTF-16 units. Dashboards' requests are far
+ * shorter; longer keys would cost more to hash and compare than running the
+ * request, and a padded request could fill the cache with keys.
+ */
+export const MAX_KEY_LENGTH = 8_192;
+
 /** What an entry costs beyond its body and key: bookkeeping. */
 const ENTRY_OVERHEAD_BYTES = 256;
 
@@ -28,7 +35,7 @@ const ENTRY_OVERHEAD_BYTES = 256;
  * The key is the request exactly as sent (method, target, Accept,
  * Content-Type, body), so telling two requests apart costs a map lookup and no
  * parsing; the same operation written differently is merely another entry.
- * Keys count towards the byte bound, bodies being at most MAX_BODY_BYTES.
+ * Keys count towards the byte bound and are at most MAX_KEY_LENGTH long.
  */
 export class ResponseCache {
   readonly #answers: LRUCache<string, SerializedAnswer>;
@@ -38,7 +45,8 @@ export class ResponseCache {
     this.#maxTtlMs = options.maxTtlMs;
     this.#answers = new LRUCache<string, SerializedAnswer>({
       maxSize: options.maxBytes,
-      sizeCalculation: (answer, key) => answer.body.length + key.length + ENTRY_OVERHEAD_BYTES,
+      // A key may hold characters V8 stores in two bytes each.
+      sizeCalculation: (answer, key) => answer.body.length + 2 * key.length + ENTRY_OVERHEAD_BYTES,
       ttl: options.maxTtlMs,
     });
   }
@@ -62,4 +70,15 @@ export class ResponseCache {
     const ttl = Math.min(freshUntil - Date.now(), this.#maxTtlMs);
     if (ttl >= 1) this.#answers.set(key, answer, { ttl: Math.floor(ttl) });
   }
+}
+
+/**
+ * Whether a request's answer may come from, or go to, the cache: a single
+ * operation (a batch's operations each have their own outcome) sent by GET or
+ * POST, short enough to be a key.
+ */
+export function isReusableRequest(request: IncomingMessage, body: string | undefined): boolean {
+  if (request.method !== 'GET' && request.method !== 'POST') return false;
+  if ((request.url?.length ?? 0) + (body?.length ?? 0) > MAX_KEY_LENGTH) return false;
+  return body === undefined || body.trimStart()[0] !== '[';
 }

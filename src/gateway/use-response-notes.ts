@@ -1,23 +1,22 @@
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../schema/context.js';
+import type { GatewayServerContext } from './yoga.js';
 
 /**
  * Adds what resolvers noted while still returning data: partial errors join
  * `errors`, warnings (such as stale data served because the upstream failed)
- * go to `extensions.warnings`. An answer with neither, and no errors of its
- * own, is marked reusable.
+ * go to `extensions.warnings`. Each operation's outcome goes to the request's
+ * execution record, which decides whether the answer may be reused.
  */
-export function useResponseNotes(): Plugin<GatewayContext> {
+export function useResponseNotes(): Plugin<GatewayContext & GatewayServerContext> {
   return {
     onExecute() {
       return {
         onExecuteDone({ args, result, setResult }) {
           if (isAsyncIterable(result)) return;
-          const { notes } = args.contextValue as GatewayContext;
-          if (notes.errors.length === 0 && notes.warnings.length === 0) {
-            notes.reusable = result.errors === undefined || result.errors.length === 0;
-            return;
-          }
+          const { notes, execution } = args.contextValue as GatewayContext & GatewayServerContext;
+          execution.record(notes, (result.errors?.length ?? 0) > 0);
+          if (notes.errors.length === 0 && notes.warnings.length === 0) return;
           setResult({
             ...result,
             ...(notes.errors.length > 0 ? { errors: [...(result.errors ?? []), ...notes.errors] } : {}),

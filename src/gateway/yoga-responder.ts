@@ -1,7 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ResponseNotes } from '../schema/response-notes.js';
-import type { ResponseCache } from './response-cache.js';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { ExecutionRecord } from './execution-record.js';
+import { isReusableRequest, type ResponseCache } from './response-cache.js';
 import type { Gateway } from './yoga.js';
+
+/** Headers about Yoga's own connection, not the answer: the whole body is sent here with its length. */
+const HOP_BY_HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+
+/** The answer types whose bytes may be reused; streamed formats carry more than a content type. */
+const REUSABLE_CONTENT_TYPES = ['application/json', 'application/graphql-response+json'];
 
 /** The request body, already read and size-checked by the request handler. */
 function bodyOf(request: IncomingMessage): string | undefined {
@@ -9,14 +15,29 @@ function bodyOf(request: IncomingMessage): string | undefined {
   return typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : undefined;
 }
 
+function endToEndHeaders(headers: Headers, length: number): OutgoingHttpHeaders {
+  const result: OutgoingHttpHeaders = { 'content-length': length };
+  // Yoga's Headers keep the spelling they were given, e.g. `Transfer-Encoding`.
+  headers.forEach((value, name) => {
+    const lowerCase = name.toLowerCase();
+    if (!HOP_BY_HOP_HEADERS.has(lowerCase)) result[lowerCase] = value;
+  });
+  return result;
+}
+
+function isReusableContentType(contentType: string | null): contentType is string {
+  return contentType !== null && REUSABLE_CONTENT_TYPES.some((type) => contentType.startsWith(type));
+}
+
 /**
  * Answers a request that passed every check in front: from the response cache
  * when it holds this very request, otherwise with Yoga, keeping the answer
- * when execution says it may be reused.
+ * when its execution record says it may be reused.
  */
 export function createYogaResponder(gateway: Gateway, cache: ResponseCache | undefined) {
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const key = cache && (request.method === 'GET' || request.method === 'POST') ? cache.keyOf(request, bodyOf(request)) : undefined;
+    const body = bodyOf(request);
+    const key = cache && isReusableRequest(request, body) ? cache.keyOf(request, body) : undefined;
     const hit = key === undefined ? undefined : cache?.get(key);
     if (hit) {
       response.writeHead(200, { 'content-type': hit.contentType, 'content-length': hit.body.length });
@@ -24,16 +45,17 @@ export function createYogaResponder(gateway: Gateway, cache: ResponseCache | und
       return;
     }
 
-    const notes = new ResponseNotes();
-    const answer = await gateway.handleNodeRequestAndResponse(request, response, { notes });
-    const body = Buffer.from(await answer.arrayBuffer());
+    const execution = new ExecutionRecord();
+    const answer = await gateway.handleNodeRequestAndResponse(request, response, { execution });
+    const answerBody = Buffer.from(await answer.arrayBuffer());
     if (response.destroyed) return;
-    response.writeHead(answer.status, { ...Object.fromEntries(answer.headers), 'content-length': body.length });
-    response.end(body);
+    response.writeHead(answer.status, endToEndHeaders(answer.headers, answerBody.length));
+    response.end(answerBody);
 
     const contentType = answer.headers.get('content-type');
-    if (key !== undefined && answer.status === 200 && notes.reusable && contentType !== null) {
-      cache?.set(key, { contentType, body }, notes.freshUntil);
+    const reusableUntil = execution.reusableUntil();
+    if (key !== undefined && answer.status === 200 && reusableUntil !== undefined && isReusableContentType(contentType)) {
+      cache?.set(key, { contentType, body: answerBody }, reusableUntil);
     }
   };
 }

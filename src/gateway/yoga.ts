@@ -2,10 +2,11 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga } from 'graphql-yoga';
 import type { GatewayContext, SearchLimits } from '../schema/context.js';
 import { schema } from '../schema/index.js';
-import type { ResponseNotes } from '../schema/response-notes.js';
+import { ResponseNotes } from '../schema/response-notes.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { deadlineIn } from '../upstream/resilience/deadline.js';
 import { GRAPHIQL_EXAMPLE_QUERY } from './graphiql-example.js';
+import type { ExecutionRecord } from './execution-record.js';
 import type { Logger } from './logger.js';
 import { createErrorMasker, isReportedByMasker } from './mask-error.js';
 import { DOCUMENT_ID_PARAM } from './plugins/use-trusted-documents.js';
@@ -27,7 +28,7 @@ export interface GatewayOptions {
 /** What the request handler hands Yoga with each request. */
 export interface GatewayServerContext {
   /** Collects what execution learns about the answer, for the response cache to read. */
-  notes: ResponseNotes;
+  execution: ExecutionRecord;
 }
 
 export type Gateway = ReturnType<typeof createGateway>;
@@ -39,11 +40,12 @@ export function createGateway({ upstream, limits, requestDeadlineMs, logger, pro
     graphqlEndpoint: GRAPHQL_PATH,
     healthCheckEndpoint: HEALTH_PATH,
     landingPage: false,
-    context: ({ request, notes }) => ({
+    // One context per operation: the operations of a batch each note their own errors and warnings.
+    context: ({ request }) => ({
       upstream,
       limits,
       deadline: deadlineIn(requestDeadlineMs, request.signal),
-      notes,
+      notes: new ResponseNotes(),
     }),
     plugins: [useResponseNotes(), ...protectionPlugins(protection)],
     graphiql: protection.graphiql && { title: 'Company search', defaultQuery: GRAPHIQL_EXAMPLE_QUERY },

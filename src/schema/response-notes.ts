@@ -20,8 +20,6 @@ export class ResponseNotes {
   readonly warnings: ResponseWarning[] = [];
   /** Epoch ms; no upstream data used yet means no bound from data. */
   freshUntil = Number.POSITIVE_INFINITY;
-  /** Set once execution finished with neither errors nor warnings: the answer may be reused. */
-  reusable = false;
 
   recordData(freshUntil: number): void {
     this.freshUntil = Math.min(this.freshUntil, freshUntil);

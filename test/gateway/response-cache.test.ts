@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { print } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/gateway/access/api-keys.js';
+import { MAX_KEY_LENGTH } from '../../src/gateway/response-cache.js';
 import { DashboardSearchDocument, SearchCompaniesDocument } from '../generated/graphql.js';
 import { startStack, type Stack, type StackOptions } from '../support/stack.js';
 
@@ -107,6 +108,52 @@ describe('response cache', () => {
     expect(JSON.parse(partial.text).errors[0].extensions.code).toBe('UPSTREAM_INVALID_FIELD');
     await stack.post(withPartialErrors);
     expect(yogaRuns(stack)).toBe(4);
+  });
+
+  it('never keeps a stale answer served because the upstream failed', async () => {
+    const stack = await start({ upstreamRetries: 0 });
+    await stack.post(SEARCH);
+    await sleep(TTL_MS + 50);
+    stack.lookup.knobs.failSearch({ status: 503 }, Number.POSITIVE_INFINITY);
+    const runs = yogaRuns(stack);
+    const stale = JSON.parse((await stack.post(SEARCH)).text);
+    expect(stale.extensions.warnings[0].code).toBe('STALE_DATA');
+    await stack.post(SEARCH);
+    expect(yogaRuns(stack)).toBe(runs + 2);
+  });
+
+  it('keeps the operations of a batch apart and never keeps a batch', async () => {
+    const stack = await start({ cacheTtlMs: 60_000, batchingLimit: 5 });
+    stack.lookup.knobs.mapResults = (results) =>
+      results.map((result) => (result.name.startsWith('Ferncastle') ? { ...result, incorporatedDate: 'soon' } : result));
+    const batch = [
+      { query: print(SearchCompaniesDocument), variables: { q: 'ferncastle', jurisdiction: 'GB' } },
+      { query: print(DashboardSearchDocument), variables: { q: 'holdings', jurisdiction: 'GB' } },
+    ];
+    const [withErrors, clean] = JSON.parse((await stack.post(batch)).text);
+    expect(withErrors.errors[0].extensions.code).toBe('UPSTREAM_INVALID_FIELD');
+    expect(clean.errors).toBeUndefined();
+    expect(clean.data.searchCompanies.totalCount).toBe(1228);
+    await stack.post(batch);
+    expect(yogaRuns(stack)).toBe(2);
+  });
+
+  it('sends streamed answer formats as well-formed HTTP, and does not keep them', async () => {
+    const stack = await start({ cacheTtlMs: 60_000 });
+    for (const accept of ['multipart/mixed', 'text/event-stream', 'multipart/mixed']) {
+      const { status, text } = await stack.post(SEARCH, { accept });
+      expect(status).toBe(200);
+      expect(text).toContain('"totalCount":1228');
+    }
+    expect(yogaRuns(stack)).toBe(3);
+  });
+
+  it('does not keep requests too long to be keys', async () => {
+    const stack = await start({ cacheTtlMs: 60_000 });
+    const padded = { ...SEARCH, variables: { ...SEARCH.variables, padding: 'x'.repeat(MAX_KEY_LENGTH) } };
+    expect((await stack.post(padded)).status).toBe(200);
+    await stack.post(padded);
+    expect(yogaRuns(stack)).toBe(2);
   });
 
   it('can be turned off', async () => {
