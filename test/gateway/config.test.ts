@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_CACHE_MAX_BYTES,
@@ -151,5 +152,19 @@ describe('describeConfig', () => {
       clientId: 'gateway',
       clientSecret: '[redacted]',
     });
+  });
+});
+
+describe('README settings table', () => {
+  it('lists every environment variable the gateway reads, with its default', () => {
+    const source = readFileSync(new URL('../../src/gateway/config.ts', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const read = [...source.matchAll(/reader\.\w+\('([A-Z_]+)'/g)].map(([, name]) => name!);
+    const rows = new Map(
+      [...readme.matchAll(/^\| `([A-Z_]+)`[^|]*\| ([^|]+) \|/gm)].map(([, name, fallback]) => [name!, fallback!.trim()]),
+    );
+    expect(read.length).toBeGreaterThan(40);
+    expect(read.filter((name) => !rows.has(name))).toEqual([]);
+    expect([...rows].filter(([, fallback]) => fallback === '')).toEqual([]);
   });
 });
