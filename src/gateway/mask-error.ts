@@ -6,28 +6,24 @@ import type { Logger } from './logger.js';
 type MaskError = NonNullable<Exclude<YogaServerOptions<object, object>['maskedErrors'], boolean | undefined>['maskError']>;
 
 /**
- * Upstream failures reach clients with their stable code in `extensions.code`;
- * errors the schema raised on purpose pass unchanged; anything else is logged
- * and masked.
+ * Upstream failures reach clients as they are, their stable code already in
+ * `extensions.code`, and are logged at the level they deserve; so do errors
+ * the schema raised on purpose, and the errors of a client that has left
+ * (nobody reads its answer). Anything else is logged and masked. Returning an
+ * error unchanged also keeps Yoga from logging it a second time, as an error.
  */
 export function createErrorMasker(logger: Logger): MaskError {
   return (error, message, isDev) => {
-    const original = originalOf(error);
-    if (isClientGone(original)) {
-      logger.debug({ path: (error as GraphQLError).path }, 'The client left before its answer was ready');
-      return maskUnexpectedError(error, message, isDev);
+    const original = error instanceof GraphQLError ? error.originalError : error;
+    const path = error instanceof GraphQLError ? error.path : undefined;
+    if (error instanceof Error && original instanceof DOMException && original.name === 'AbortError') {
+      logger.debug({ path }, 'The client left before its answer was ready');
+      return error;
     }
-    if (original instanceof UpstreamError) {
-      const located = error as GraphQLError;
+    if (error instanceof Error && original instanceof UpstreamError) {
       // The circuit breaker logs once when it starts holding calls back; each held-back request is detail.
-      logger[isHeldBack(original) ? 'debug' : 'warn']({ code: original.code, path: located.path }, original.message);
-      return new GraphQLError(original.message, {
-        nodes: located.nodes,
-        source: located.source,
-        positions: located.positions,
-        path: located.path,
-        extensions: { code: original.code },
-      });
+      logger[isHeldBack(original) ? 'debug' : 'warn']({ code: original.code, path }, original.message);
+      return error;
     }
     if (error instanceof GraphQLError && (original === undefined || original instanceof GraphQLError)) {
       return error;
@@ -35,22 +31,4 @@ export function createErrorMasker(logger: Logger): MaskError {
     logger.error({ err: original }, 'Unexpected error while executing an operation');
     return maskUnexpectedError(error, message, isDev);
   };
-}
-
-function originalOf(error: unknown): unknown {
-  return error instanceof GraphQLError ? error.originalError : error;
-}
-
-function isClientGone(error: unknown): boolean {
-  return error instanceof DOMException && error.name === 'AbortError';
-}
-
-/**
- * Whether the masker has already logged `error` at the level it deserves: an
- * upstream failure as a warning, a client that left at debug. Yoga logs every
- * error it masks as an error; for these that would be noise.
- */
-export function isReportedByMasker(error: unknown): boolean {
-  const original = originalOf(error);
-  return original instanceof UpstreamError || isClientGone(original);
 }

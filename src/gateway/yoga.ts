@@ -8,7 +8,7 @@ import { deadlineIn } from '../upstream/resilience/deadline.js';
 import { GRAPHIQL_EXAMPLE_QUERY } from './graphiql-example.js';
 import type { ExecutionRecord } from './execution-record.js';
 import type { Logger } from './logger.js';
-import { createErrorMasker, isReportedByMasker } from './mask-error.js';
+import { createErrorMasker } from './mask-error.js';
 import { DOCUMENT_ID_PARAM } from './plugins/use-trusted-documents.js';
 import { protectionPlugins, type YogaProtection } from './protection-plugins.js';
 import { useResponseNotes } from './use-response-notes.js';
@@ -65,9 +65,7 @@ export function createGateway({ upstream, limits, requestDeadlineMs, logger, pro
       debug: forwardTo(logger, 'debug'),
       info: forwardTo(logger, 'info'),
       warn: forwardTo(logger, 'warn'),
-      error: (message: unknown, ...details: unknown[]) => {
-        if (!isReportedByMasker(message)) forwardTo(logger, 'error')(message, ...details);
-      },
+      error: forwardTo(logger, 'error'),
     },
   });
 }

@@ -78,9 +78,7 @@ export interface SearchPage {
   hasNextPage: boolean;
   /** When the oldest window this page was cut from was fetched. */
   fetchedAt: Date;
-  /** Whether that window is past its TTL. */
-  stale: boolean;
-  /** When that window goes past its TTL (epoch ms): anything built from this page is fresh until then. */
+  /** When that window goes past its TTL (epoch ms): the page is stale after it, and so is anything built from it. */
   freshUntil: number;
   /** Set when the page is stale because the upstream failed when asked for fresh results. */
   servedOnError: UpstreamErrorCode | undefined;
@@ -190,7 +188,6 @@ export class UpstreamClient {
       reachableCount: reachable,
       hasNextPage: end < reachable,
       fetchedAt: new Date(oldest.fetchedAt),
-      stale: this.#isStale(oldest),
       freshUntil: this.#freshUntil(oldest),
       servedOnError: failure?.code,
     };
@@ -212,11 +209,6 @@ export class UpstreamClient {
     };
   }
 
-  /** The circuit breaker's state: `closed` while the upstream is called normally. */
-  get circuit(): UpstreamHttp['circuit'] {
-    return this.#http.circuit;
-  }
-
   /** Bytes of upstream JSON the cache holds now. */
   get cacheBytes(): number {
     return this.#windows.calculatedSize;
@@ -225,10 +217,6 @@ export class UpstreamClient {
   close(): Promise<void> {
     this.#windows.clear();
     return this.#http.close();
-  }
-
-  #isStale(window: SearchWindow): boolean {
-    return Date.now() > this.#freshUntil(window);
   }
 
   #freshUntil(window: SearchWindow): number {

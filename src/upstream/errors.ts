@@ -18,6 +18,11 @@ export abstract class UpstreamError extends Error {
     super(message, options);
     this.name = new.target.name;
   }
+
+  /** GraphQL servers copy a thrown error's `extensions` into the error they report, so clients get the code. */
+  get extensions(): { code: UpstreamErrorCode } {
+    return { code: this.code };
+  }
 }
 
 /** The token endpoint refused the client credentials. */

@@ -79,11 +79,6 @@ export class UpstreamHttp {
     });
   }
 
-  /** The circuit breaker's state, for logs and the soak run. */
-  get circuit(): CircuitBreaker['state'] {
-    return this.#breaker.state;
-  }
-
   /**
    * One call, abandoned at `expiresAt`. A 5xx, a 429 or a transport failure
    * counts against the circuit breaker; any other answer shows the upstream is

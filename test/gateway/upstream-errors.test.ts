@@ -5,6 +5,7 @@ import { createLogger } from '../../src/gateway/logger.js';
 import { startGateway } from '../../src/gateway/server.js';
 import { SearchCompaniesDocument } from '../generated/graphql.js';
 import { startStack, type Stack } from '../support/stack.js';
+import { freshSearch } from '../support/searches.js';
 
 let stack: Stack;
 
@@ -21,15 +22,8 @@ afterEach(() => {
   stack.lookup.knobs.searchLatencyMs = 0;
 });
 
-let distinct = 0;
-/** A query no earlier test has cached. */
-function freshQuery() {
-  distinct += 1;
-  return { q: `holdings ${distinct}`, jurisdiction: 'GB' };
-}
-
 async function expectCode(code: string, messagePart: string) {
-  const { status, body } = await stack.execute(SearchCompaniesDocument, freshQuery());
+  const { status, body } = await stack.execute(SearchCompaniesDocument, freshSearch('holdings'));
   expect(status).toBe(200);
   expect(body.data).toBeNull();
   expect(body.errors).toEqual([
@@ -39,6 +33,15 @@ async function expectCode(code: string, messagePart: string) {
 }
 
 describe('upstream failures get coded errors', () => {
+  it('logs an upstream failure once, as a warning, and nothing at error level', async () => {
+    stack.logs.length = 0;
+    stack.lookup.knobs.failSearch({ status: 503 });
+    await expectCode('UPSTREAM_UNAVAILABLE', 'failed on GET /v1/company/search (503)');
+    const entries = stack.logs.map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(entries.filter((entry) => entry.msg.includes('(503)')).map((entry) => entry.level)).toEqual([40]);
+    expect(entries.filter((entry) => entry.level >= 50)).toEqual([]);
+  });
+
   it('maps a 429 to UPSTREAM_RATE_LIMITED', async () => {
     stack.lookup.knobs.failSearch({ status: 429, body: '{"message":"Too many requests"}' });
     await expectCode('UPSTREAM_RATE_LIMITED', 'rate-limited GET /v1/company/search (429)');
@@ -86,7 +89,7 @@ describe('upstream failures get coded errors', () => {
   });
 
   it('does not cache an error, and answers normally once the fault clears', async () => {
-    const query = freshQuery();
+    const query = freshSearch('holdings');
     stack.lookup.knobs.failSearch({ status: 503 });
     const failed = await stack.execute(SearchCompaniesDocument, query);
     expect(failed.body.errors![0]!.extensions).toEqual({ code: 'UPSTREAM_UNAVAILABLE' });

@@ -29,10 +29,6 @@ export class CircuitBreaker {
     this.#options = options;
   }
 
-  get state(): State {
-    return this.#state;
-  }
-
   /** Lets a call through, or throws `UpstreamCircuitOpenError`. Every admitted call must report its outcome. */
   admit(where: string): void {
     if (this.#state === 'closed') return;

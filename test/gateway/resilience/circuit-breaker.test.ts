@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DashboardSearchDocument } from '../../generated/graphql.js';
 import { startStack, type Stack } from '../../support/stack.js';
+import { freshSearch } from '../../support/searches.js';
 
 const FAILURES = 3;
 const COOLDOWN_MS = 400;
@@ -17,12 +18,6 @@ beforeEach(async () => {
   stack.lookup.counters.reset();
 });
 afterEach(() => stack.close());
-
-let distinct = 0;
-function freshSearch() {
-  distinct += 1;
-  return { q: `ferncastle ${distinct}`, jurisdiction: 'GB' };
-}
 
 async function errorCode(search = freshSearch()) {
   const { body } = await stack.execute(DashboardSearchDocument, search);

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DashboardSearchDocument } from '../../generated/graphql.js';
 import { startStack, type Stack } from '../../support/stack.js';
+import { freshSearch } from '../../support/searches.js';
 
 let stack: Stack;
 
@@ -16,13 +17,6 @@ afterEach(() => {
   stack.lookup.knobs.clearFaults();
   stack.lookup.knobs.searchLatencyMs = 0;
 });
-
-let distinct = 0;
-/** A search no earlier test has cached; every one matches the same companies. */
-function freshSearch() {
-  distinct += 1;
-  return { q: `ferncastle ${distinct}`, jurisdiction: 'GB' };
-}
 
 async function timed<T>(work: () => Promise<T>): Promise<{ result: T; elapsedMs: number }> {
   const startedAt = performance.now();

@@ -2,15 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DashboardSearchDocument } from '../../generated/graphql.js';
 import { startStack, type Stack } from '../../support/stack.js';
+import { freshSearch } from '../../support/searches.js';
 
 let stack: Stack | undefined;
 afterEach(() => stack?.close());
-
-let distinct = 0;
-function freshSearch() {
-  distinct += 1;
-  return { q: `ferncastle ${distinct}`, jurisdiction: 'GB' };
-}
 
 async function errorCode(stack: Stack) {
   const { body } = await stack.execute(DashboardSearchDocument, freshSearch());
