@@ -1,6 +1,6 @@
 const BEARER = /^Bearer +([^\s]+) *$/i;
 
-export type BearerTokenCheck = { ok: true; token: string } | { ok: false; message: string };
+type BearerTokenCheck = { ok: true; token: string } | { ok: false; message: string };
 
 /** The token of an `Authorization: Bearer <token>` header. */
 export function readBearerToken(header: string | undefined): BearerTokenCheck {

@@ -10,7 +10,7 @@ import { SeededRandom, WeightedChoice } from './prng.js';
 import { GB_REGISTER_WEIGHTS, randomCompanyNumber, randomStatus } from './registers.js';
 import type { Register } from './registers.js';
 
-export interface DataSetOptions {
+interface DataSetOptions {
   /** Any integer; the same seed always gives the same data set. */
   seed?: number;
   /** Generated GB companies, besides the fixtures. */
@@ -19,7 +19,7 @@ export interface DataSetOptions {
   ieCount?: number;
 }
 
-export const DEFAULT_DATA_SET_OPTIONS: Readonly<Required<DataSetOptions>> = { seed: 20_250_630, gbCount: 15_000, ieCount: 6_000 };
+const DEFAULT_DATA_SET_OPTIONS: Readonly<Required<DataSetOptions>> = { seed: 20_250_630, gbCount: 15_000, ieCount: 6_000 };
 
 const MAX_COUNT = 200_000;
 const MAX_ATTEMPTS = 1_000;

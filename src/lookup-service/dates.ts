@@ -1,13 +1,15 @@
 const MS_PER_DAY = 86_400_000;
 
 /** Days since 1970-01-01 of a YYYY-MM-DD date. */
-export function dayNumber(isoDate: string): number {
-  return Date.parse(`${isoDate}T00:00:00.000Z`) / MS_PER_DAY;
+export function dayNumber(date: string): number {
+  return Date.parse(`${date}T00:00:00.000Z`) / MS_PER_DAY;
 }
 
-// Formatting by hand ("days from civil", H. Hinnant) because Date#toISOString
-// dominated the data set's generation time.
-function civilDate(day: number): string {
+/**
+ * YYYY-MM-DD. Formatted by hand ("days from civil", H. Hinnant) because
+ * Date#toISOString dominated the data set's generation time.
+ */
+export function isoDate(day: number): string {
   const shifted = day + 719_468;
   const era = Math.floor(shifted / 146_097);
   const dayOfEra = shifted - era * 146_097;
@@ -20,12 +22,7 @@ function civilDate(day: number): string {
   return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(dayOfMonth).padStart(2, '0')}`;
 }
 
-/** YYYY-MM-DD */
-export function isoDate(day: number): string {
-  return civilDate(day);
-}
-
 /** Midnight UTC of the day, e.g. "2004-03-17T00:00:00.000Z". */
 export function isoDateTime(day: number): string {
-  return `${civilDate(day)}T00:00:00.000Z`;
+  return `${isoDate(day)}T00:00:00.000Z`;
 }

@@ -12,8 +12,6 @@ interface FixtureSpec {
   isPlatformMember?: boolean;
   previousNames?: PreviousName[];
   addressStructured?: StructuredAddress | null;
-  /** Left out: formatted from addressStructured. */
-  address?: string | null;
   hasLogo?: boolean;
 }
 
@@ -43,13 +41,12 @@ function fixture(spec: FixtureSpec): CompanyResult {
   const jurisdiction = spec.jurisdiction ?? 'GB';
   const addressStructured =
     spec.addressStructured === undefined ? (jurisdiction === 'GB' ? LONDON_OFFICE : DUBLIN_OFFICE) : spec.addressStructured;
-  const formatted = addressStructured === null ? null : formatAddress(addressStructured);
   return deepFreeze({
     name: spec.name,
     companyNumber: spec.companyNumber,
     jurisdiction,
     status: spec.status ?? 'ACTIVELY_TRADING',
-    address: spec.address === undefined ? formatted : spec.address,
+    address: addressStructured === null ? null : formatAddress(addressStructured),
     addressStructured: addressStructured === null ? null : { ...addressStructured },
     incorporatedDate: `${spec.incorporated}T00:00:00.000Z`,
     isPlatformMember: spec.isPlatformMember ?? false,
@@ -96,7 +93,6 @@ export const fixtureCompanies = deepFreeze({
     companyNumber: '11223344',
     incorporated: '2021-11-30',
     addressStructured: null,
-    address: null,
     hasLogo: false,
   }),
   partialAddress: fixture({

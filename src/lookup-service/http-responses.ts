@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 
-export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 export type Headers = Readonly<Record<string, string>>;
 

@@ -6,7 +6,7 @@ import type { Quota } from './quota-meter.js';
 import type { TokenStore } from './token-store.js';
 import { describe, requireDelayMs, requireInteger, requirePositiveFiniteNumber } from './validation.js';
 
-export type ResultsMapper = (results: CompanyResult[]) => unknown[];
+type ResultsMapper = (results: CompanyResult[]) => unknown[];
 
 /** Behaviour a test can change while the service runs; every request reads the current values. */
 export interface LookupServiceKnobs {

@@ -24,7 +24,7 @@ export interface LookupServiceOptions {
   companies?: readonly CompanyResult[];
 }
 
-export interface ResolvedOptions {
+interface ResolvedOptions {
   host: string;
   port: number;
   credentials: ClientCredentials;
@@ -44,7 +44,7 @@ const KNOWN_OPTIONS: ReadonlySet<string> = new Set([
 ]);
 
 export const DEFAULT_HOST = '127.0.0.1';
-export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
+const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
 
 /** Fills in defaults and rejects any invalid or unknown option before the service starts. */
 export function resolveOptions(options: LookupServiceOptions): ResolvedOptions {

@@ -2,8 +2,6 @@ import type { CompanyResult } from './company.js';
 import { JurisdictionIndex } from './jurisdiction-index.js';
 import type { SearchPage } from './jurisdiction-index.js';
 
-export type { SearchPage } from './jurisdiction-index.js';
-
 export interface SearchRequest {
   q: string;
   /** Upper-case ISO 3166-1 alpha-2 code. */

@@ -1,9 +1,9 @@
 import { ISO_ALPHA2_CODES } from './jurisdictions.js';
 import type { SearchRequest } from './search-index.js';
 
-export const MAX_PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 50;
 
-export type SearchParametersCheck = { ok: true; request: SearchRequest } | { ok: false; message: string };
+type SearchParametersCheck = { ok: true; request: SearchRequest } | { ok: false; message: string };
 
 const DIGITS = /^[0-9]+$/;
 const TWO_LETTERS = /^[A-Za-z]{2}$/;

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { Counters } from './counters.js';
+import { credentialsCheck } from './credentials.js';
 import type { LookupServiceCounters } from './counters.js';
 import { Knobs } from './knobs.js';
 import type { LookupServiceKnobs } from './knobs.js';
@@ -52,7 +53,7 @@ export async function startLookupService(options: LookupServiceOptions = {}): Pr
     tokens,
     knobs: new Knobs(resolved.knobs, tokens),
     counters: new Counters(),
-    credentials: resolved.credentials,
+    credentialsMatch: credentialsCheck(resolved.credentials),
     closing: closing.signal,
   };
   const server = createServer(createRequestListener(context));

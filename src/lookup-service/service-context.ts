@@ -1,7 +1,7 @@
 import type { Counters } from './counters.js';
+import type { CredentialsCheck } from './credentials.js';
 import type { Knobs } from './knobs.js';
 import type { SearchIndex } from './search-index.js';
-import type { ClientCredentials } from './token-request.js';
 import type { TokenStore } from './token-store.js';
 
 /** Everything a request handler needs from the running service. */
@@ -10,7 +10,8 @@ export interface ServiceContext {
   readonly tokens: TokenStore;
   readonly knobs: Knobs;
   readonly counters: Counters;
-  readonly credentials: ClientCredentials;
+  /** True for the service's own client credentials. */
+  readonly credentialsMatch: CredentialsCheck;
   /** Aborted when the service closes, which ends every latency wait. */
   readonly closing: AbortSignal;
 }

@@ -1,12 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answeredBeforeHandling } from './api-request.js';
-import { credentialsMatch } from './credentials.js';
 import { sendError, sendJson } from './http-responses.js';
 import { BodyTooLargeError, readBody } from './request-body.js';
 import type { ServiceContext } from './service-context.js';
 import { parseTokenRequest } from './token-request.js';
 
-export const MAX_TOKEN_REQUEST_BYTES = 16 * 1024;
+const MAX_TOKEN_REQUEST_BYTES = 16 * 1024;
 
 function isJson(contentType: string | undefined): boolean {
   return contentType?.split(';')[0]?.trim().toLowerCase() === 'application/json';
@@ -33,7 +32,7 @@ export async function handleTokenRequest(context: ServiceContext, req: IncomingM
     sendError(res, 400, check.message);
     return;
   }
-  if (!credentialsMatch(context.credentials, check.credentials)) {
+  if (!context.credentialsMatch(check.credentials)) {
     sendError(res, 401, 'Invalid client credentials');
     return;
   }

@@ -8,7 +8,7 @@ interface Problem {
   message: string;
 }
 
-export type TokenRequestCheck = { ok: true; credentials: ClientCredentials } | Problem;
+type TokenRequestCheck = { ok: true; credentials: ClientCredentials } | Problem;
 
 function parseJsonObject(body: Buffer): Record<string, unknown> | undefined {
   let parsed: unknown;

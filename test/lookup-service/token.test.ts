@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allFixtureCompanies, startLookupService } from '../../src/lookup-service/index.js';
 import type { LookupService } from '../../src/lookup-service/index.js';
@@ -65,6 +67,16 @@ describe('POST /v1/oauth/token', () => {
   it('answers 413 for a body over 16 KiB, and the connection stays usable', async () => {
     const answer = await tokenRequest(service, { padding: 'x'.repeat(17 * 1024) });
     expect({ status: answer.status, body: json(answer) }).toEqual({ status: 413, body: { message: 'Request body must not exceed 16384 bytes' } });
+    expect((await tokenRequest(service)).status).toBe(200);
+  });
+
+  it('answers 413 for a chunked body without Content-Length once it passes 16 KiB, and the connection stays usable', async () => {
+    const kibibytes = Readable.from(Array.from({ length: 20 }, () => Buffer.alloc(1024, ' ')));
+    const answer = await request(`${service.url}/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: kibibytes });
+    expect({ status: answer.statusCode, body: await answer.body.json() }).toEqual({
+      status: 413,
+      body: { message: 'Request body must not exceed 16384 bytes' },
+    });
     expect((await tokenRequest(service)).status).toBe(200);
   });
 
