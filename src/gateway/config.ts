@@ -179,33 +179,8 @@ function readUpstreamTarget(reader: EnvReader, problems: string[]): UpstreamTarg
   return clientId === undefined || clientSecret === undefined ? undefined : { url, clientId, clientSecret };
 }
 
-type Protection = Pick<
-  GatewayConfig,
-  | 'production'
-  | 'graphiql'
-  | 'introspection'
-  | 'maxBodyBytes'
-  | 'maxDocumentLength'
-  | 'maxDepth'
-  | 'maxAliases'
-  | 'maxDirectives'
-  | 'maxTokens'
-  | 'maxUpstreamSearches'
-  | 'batchingLimit'
-  | 'corsAllowedOrigins'
-  | 'apiKeys'
-  | 'jwt'
-  | 'allowAnonymous'
-  | 'rateLimitPerMinute'
-  | 'rateLimitBurst'
-  | 'rateLimitMaxClients'
-  | 'trustedProxyCount'
-  | 'trustedDocuments'
-  | 'allowArbitraryOperations'
->;
-
 /** Production mode, operation and HTTP limits, client access and trusted documents. */
-function readProtection(reader: EnvReader, problems: string[]): Protection {
+function readProtection(reader: EnvReader, problems: string[]) {
   const production = reader.oneOf('NODE_ENV', NODE_ENVS, 'development') === 'production';
   const apiKeys = reader.apiKeys('GATEWAY_API_KEYS');
   const jwt = readJwt(reader, problems);
@@ -223,7 +198,6 @@ function readProtection(reader: EnvReader, problems: string[]): Protection {
   if (!allowArbitraryOperations && trustedDocuments === undefined && reader.string('TRUSTED_DOCUMENTS') === undefined) {
     problems.push('ALLOW_ARBITRARY_OPERATIONS=false needs TRUSTED_DOCUMENTS, the manifest of the operations to allow');
   }
-  const rateLimitBurst = reader.integer('RATE_LIMIT_BURST', DEFAULT_RATE_LIMIT_BURST, 1, 1_000_000);
   return {
     production,
     graphiql: reader.boolean('GRAPHIQL', !production),
@@ -241,12 +215,12 @@ function readProtection(reader: EnvReader, problems: string[]): Protection {
     jwt,
     allowAnonymous,
     rateLimitPerMinute: reader.integer('RATE_LIMIT_PER_MINUTE', DEFAULT_RATE_LIMIT_PER_MINUTE, 0, 6_000_000),
-    rateLimitBurst,
+    rateLimitBurst: reader.integer('RATE_LIMIT_BURST', DEFAULT_RATE_LIMIT_BURST, 1, 1_000_000),
     rateLimitMaxClients: reader.integer('RATE_LIMIT_MAX_CLIENTS', DEFAULT_RATE_LIMIT_MAX_CLIENTS, 1, 10_000_000),
     trustedProxyCount: reader.integer('TRUSTED_PROXY_COUNT', DEFAULT_TRUSTED_PROXY_COUNT, 0, 10),
     trustedDocuments,
     allowArbitraryOperations,
-  };
+  } satisfies Partial<GatewayConfig>;
 }
 
 function readJwt(reader: EnvReader, problems: string[]): JwtSettings | undefined {

@@ -1,5 +1,6 @@
 /** The media types Yoga answers GraphQL requests in. */
 export const ANSWER_MEDIA_TYPES = ['application/graphql-response+json', 'application/json', 'text/event-stream', 'multipart/mixed'];
+const ANSWER_TYPE_PAIRS = ANSWER_MEDIA_TYPES.map((answer) => answer.split('/'));
 
 /**
  * Whether any media type the Accept header asks for (in UTF-8, the only
@@ -13,10 +14,9 @@ export function acceptsAnAnswer(accept: string | undefined): boolean {
     const charset = params.find((param) => param.startsWith('charset='));
     if (charset !== undefined && charset !== 'charset=utf-8') return false;
     const [type, subtype] = mediaType.split('/');
-    return ANSWER_MEDIA_TYPES.some((answer) => {
-      const [answerType, answerSubtype] = answer.split('/');
-      return (type === '*' || type === answerType) && (subtype === '*' || subtype === answerSubtype);
-    });
+    return ANSWER_TYPE_PAIRS.some(
+      ([answerType, answerSubtype]) => (type === '*' || type === answerType) && (subtype === '*' || subtype === answerSubtype),
+    );
   });
 }
 

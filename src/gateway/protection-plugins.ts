@@ -42,7 +42,7 @@ const REPORT_AS_VALIDATION_ERROR = {
 
 /**
  * The checks and operation limits, in the order Yoga meets them: JSON in GET
- * parameters, the trusted-documents check and the document length on the
+ * parameters and form bodies, the trusted-documents check and the document length on the
  * request's parameters, the token count and the choice of operation while
  * parsing, depth, aliases, directives and introspection while validating, and
  * the upstream search budget once the variables are known.

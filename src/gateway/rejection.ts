@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 
 /** Why the node-level checks refused a request, as `extensions.code`. */
@@ -26,7 +26,7 @@ export interface Rejection {
 }
 
 /** A GraphQL-shaped error body, so clients read every refusal the way they read any GraphQL error. */
-export function rejectionBody(code: RejectionCode, message: string): string {
+function rejectionBody(code: RejectionCode, message: string): string {
   return JSON.stringify({ errors: [{ message, extensions: { code } }] });
 }
 
@@ -51,14 +51,14 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     socket.destroy();
     return;
   }
-  const [status, reason, code, message]: [number, string, RejectionCode, string] =
+  const [status, code, message]: [number, RejectionCode, string] =
     error.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'Request Header Fields Too Large', 'BAD_REQUEST', 'The request headers are larger than this server accepts']
+      ? [431, 'BAD_REQUEST', 'The request headers are larger than this server accepts']
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'Request Timeout', 'REQUEST_TIMEOUT', 'The request was not received in time']
-        : [400, 'Bad Request', 'BAD_REQUEST', `The request is not valid HTTP/1.1 (${error.code ?? 'unparsable'})`];
+        ? [408, 'REQUEST_TIMEOUT', 'The request was not received in time']
+        : [400, 'BAD_REQUEST', `The request is not valid HTTP/1.1 (${error.code ?? 'unparsable'})`];
   const body = rejectionBody(code, message);
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 }

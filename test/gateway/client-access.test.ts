@@ -90,7 +90,12 @@ describe('JWT bearer tokens with a shared secret', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack({
-      gateway: { jwt: { issuer: ISSUER, audience: AUDIENCE, key: { secret: SECRET } }, allowAnonymous: false, rateLimitPerMinute: 0 },
+      gateway: {
+        jwt: { issuer: ISSUER, audience: AUDIENCE, key: { secret: SECRET } },
+        apiKeys: [{ id: 'web', sha256: hashApiKey(WEB_KEY) }],
+        allowAnonymous: false,
+        rateLimitPerMinute: 0,
+      },
     });
   });
   afterAll(() => stack.close());
@@ -99,8 +104,15 @@ describe('JWT bearer tokens with a shared secret', () => {
   const invalid = (description: string) =>
     `Bearer realm="company-search", error="invalid_token", error_description="${description.replaceAll('"', '\\"')}"`;
 
-  it('answers a request with a valid token', async () => {
+  it('answers a request with a valid token, or with a valid key', async () => {
     expect((await bearer(hs256({ sub: 'user-1' }))).status).toBe(200);
+    expect((await post(stack, { 'x-api-key': WEB_KEY })).status).toBe(200);
+  });
+
+  it('refuses a request with neither, naming and challenging for both', async () => {
+    const response = await post(stack);
+    expectRefusal(response, 401, 'UNAUTHENTICATED', 'An API key (x-api-key header) or a bearer token (Authorization header) is required');
+    expect(response.headers['www-authenticate']).toBe('Bearer realm="company-search", ApiKey realm="company-search", header="x-api-key"');
   });
 
   it.each([
@@ -129,6 +141,7 @@ describe('JWT bearer tokens with a shared secret', () => {
   it('refuses an Authorization header that is not a bearer token', async () => {
     const response = await post(stack, { authorization: 'Basic dXNlcjpwYXNz' });
     expectRefusal(response, 401, 'UNAUTHENTICATED', 'The Authorization header must be "Bearer <token>"');
+    expect(response.headers['www-authenticate']).toBe(invalid('The Authorization header must be a bearer token'));
   });
 });
 
@@ -183,6 +196,12 @@ describe('JWT bearer tokens checked against a JWKS URL', () => {
   it('refuses anonymous requests unless configured, naming what is required', async () => {
     const response = await post(stack);
     expectRefusal(response, 401, 'UNAUTHENTICATED', 'A bearer token is required in the Authorization header');
+    expect(response.headers['www-authenticate']).toBe('Bearer realm="company-search"');
+  });
+
+  it('refuses an API key, which it was not set up for', async () => {
+    const response = await post(stack, { 'x-api-key': WEB_KEY });
+    expectRefusal(response, 401, 'UNAUTHENTICATED', 'This gateway does not accept API keys');
     expect(response.headers['www-authenticate']).toBe('Bearer realm="company-search"');
   });
 });

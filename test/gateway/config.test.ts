@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_CACHE_MAX_BYTES,
@@ -152,6 +153,22 @@ describe('describeConfig', () => {
       clientId: 'gateway',
       clientSecret: '[redacted]',
     });
+  });
+
+  it('prints trusted documents by path and count, and a JWKS URL as given', () => {
+    const manifest = fileURLToPath(new URL('../generated/persisted-documents.json', import.meta.url));
+    const count = Object.keys(JSON.parse(readFileSync(manifest, 'utf8'))).length;
+    const config = readConfig({
+      TRUSTED_DOCUMENTS: manifest,
+      JWT_ISSUER: 'https://auth.example.com/',
+      JWT_AUDIENCE: 'company-search',
+      JWT_JWKS_URL: 'https://auth.example.com/jwks',
+    });
+    const printed = describeConfig(config);
+    expect(printed).toMatchObject({ upstream: 'embedded', apiKeys: [] });
+    expect(printed.trustedDocuments).toEqual({ path: manifest, documents: count });
+    expect(printed.jwt).toEqual({ issuer: 'https://auth.example.com/', audience: 'company-search', jwksUrl: 'https://auth.example.com/jwks' });
+    expect(count).toBeGreaterThan(0);
   });
 });
 

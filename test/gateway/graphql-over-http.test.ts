@@ -43,6 +43,8 @@ describe('introspection off (production settings)', () => {
     const lookups = await production.post({ query: '{ __type(name: "Company") { name fields { name } } query: __type(name: "Query") { name } }' });
     expect(lookups.status).toBe(200);
     expect(JSON.parse(lookups.text)).toEqual({ data: { __type: null, query: null } });
+    const inFragment = await production.post({ query: '{ ...Lookups } fragment Lookups on Query { ... on Query { t: __type(name: "Company") { name } } }' });
+    expect(JSON.parse(inFragment.text)).toEqual({ data: { t: null } });
     expect(JSON.parse((await stack.post({ query: '{ __type(name: "Company") { name } }' })).text)).toEqual({ data: { __type: { name: 'Company' } } });
 
     const schema = await production.post({ query: '{ __typename __schema { queryType { name } } }' });

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/gateway/access/api-keys.js';
-import { CORS_ALLOWED_HEADERS } from '../../src/gateway/cors.js';
+import { CORS_ALLOWED_HEADERS, createCorsPolicy } from '../../src/gateway/cors.js';
 import { messagesOf, send } from '../support/raw-request.js';
 import { startStack, type Stack } from '../support/stack.js';
 
@@ -266,6 +266,19 @@ describe('CORS', () => {
     const other = await post({ origin: 'https://evil.example' });
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
     expect(other.headers.vary).toBe('Origin');
+  });
+
+  it('with *, lets every origin read answers, the same for all, so without Vary', () => {
+    const any = createCorsPolicy(['*']);
+    const readable = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'retry-after, www-authenticate' };
+    expect(any.headers('https://anywhere.example')).toEqual(readable);
+    expect(any.headers(undefined)).toEqual({});
+    expect(any.preflightHeaders('https://anywhere.example')).toEqual({
+      ...readable,
+      'access-control-allow-methods': 'GET, POST, OPTIONS',
+      'access-control-allow-headers': CORS_ALLOWED_HEADERS,
+      'access-control-max-age': '600',
+    });
   });
 
   it('sends no CORS headers at all when no origin is configured', async () => {

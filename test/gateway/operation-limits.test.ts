@@ -38,10 +38,11 @@ describe('operation limits refuse before any upstream call', () => {
     ));
 
   it('does not count fragments as nesting', async () => {
-    const { status } = await stack.post({
+    const { status, text } = await stack.post({
       query: '{ ...Q } fragment Q on Query { searchCompanies(q: "zebra quantum", jurisdiction: "GB") { ...C } } fragment C on CompanyConnection { edges { node { name } } }',
     });
     expect(status).toBe(200);
+    expect(JSON.parse(text)).toEqual({ data: { searchCompanies: { edges: [{ node: { name: 'Zebra Quantum Fisheries Ltd' } }] } } });
   });
 
   it('refuses more aliases than MAX_ALIASES, aliases of __typename aside', async () => {

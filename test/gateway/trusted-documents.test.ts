@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,6 +79,7 @@ describe('trusted documents alongside arbitrary operations', () => {
 
 describe('reading a manifest', () => {
   const dir = mkdtempSync(join(tmpdir(), 'trusted-documents-'));
+  const idOf = (document: string) => `sha256:${createHash('sha256').update(document).digest('hex')}`;
   const write = (name: string, content: string) => {
     const path = join(dir, name);
     writeFileSync(path, content);
@@ -98,6 +100,11 @@ describe('reading a manifest', () => {
       [write('array.json', '[]'), `${join(dir, 'array.json')} must hold a JSON object from document id to document`],
       [write('id.json', '{"abc": "{ __typename }"}'), `${join(dir, 'id.json')}: "abc" is not a document id (sha256: and 64 hex digits)`],
       [tampered, `${tampered}: ${dashboardId} is not the SHA-256 of its document`],
+      [write('number.json', JSON.stringify({ [idOf('{')]: 1 })), `${join(dir, 'number.json')}: the document of ${idOf('{')} is not a string`],
+      [
+        write('unparsable.json', JSON.stringify({ [idOf('{')]: '{' })),
+        `${join(dir, 'unparsable.json')}: the document of ${idOf('{')} does not parse: Syntax Error: Expected Name, found <EOF>.`,
+      ],
       [write('empty.json', '{}'), `${join(dir, 'empty.json')} lists no documents`],
     ];
     for (const [path, message] of cases) expect(() => readTrustedDocuments(path)).toThrow(message);

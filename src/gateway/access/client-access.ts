@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { API_KEY_HEADER, matchApiKey, type ApiKey } from './api-keys.js';
-import { createJwtVerifier, InvalidTokenError, type JwtSettings, type JwtVerifier } from './jwt.js';
+import { createJwtVerifier, InvalidTokenError, type JwtSettings } from './jwt.js';
 
 export interface AccessSettings {
   apiKeys: readonly ApiKey[];
@@ -22,18 +22,27 @@ export type AccessDecision =
 
 export const AUTH_REALM = 'company-search';
 
+/** `Bearer <token>`, the token in the b64token syntax of RFC 6750. */
+const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
+
 /**
  * Decides from the request headers alone whether a request may proceed. A
  * client sends at most one credential: an API key in `x-api-key` or a bearer
  * token in `Authorization`.
  */
 export function createAccessPolicy(settings: AccessSettings): (headers: IncomingHttpHeaders, address: string) => Promise<AccessDecision> {
-  const verifyJwt: JwtVerifier | undefined = settings.jwt ? createJwtVerifier(settings.jwt) : undefined;
+  const verifyJwt = settings.jwt ? createJwtVerifier(settings.jwt) : undefined;
   const challenges = [
     ...(verifyJwt ? [`Bearer realm="${AUTH_REALM}"`] : []),
     ...(settings.apiKeys.length > 0 ? [`ApiKey realm="${AUTH_REALM}", header="${API_KEY_HEADER}"`] : []),
   ];
   const challenge = challenges.join(', ') || `Bearer realm="${AUTH_REALM}"`;
+  const credentialRequired =
+    settings.apiKeys.length > 0 && verifyJwt
+      ? `An API key (${API_KEY_HEADER} header) or a bearer token (Authorization header) is required`
+      : settings.apiKeys.length > 0
+        ? `An API key is required in the ${API_KEY_HEADER} header`
+        : 'A bearer token is required in the Authorization header';
   const deny = (message: string, bearerError?: string): AccessDecision => ({
     allowed: false,
     status: 401,
@@ -57,7 +66,7 @@ export function createAccessPolicy(settings: AccessSettings): (headers: Incoming
     }
     if (authorization !== undefined) {
       if (!verifyJwt) return deny('This gateway does not accept bearer tokens');
-      const match = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i.exec(authorization);
+      const match = BEARER.exec(authorization);
       if (!match) return deny('The Authorization header must be "Bearer <token>"', 'The Authorization header must be a bearer token');
       try {
         const { subject } = await verifyJwt(match[1]!);
@@ -73,13 +82,7 @@ export function createAccessPolicy(settings: AccessSettings): (headers: Incoming
       }
     }
     if (settings.allowAnonymous) return { allowed: true, client: { kind: 'anonymous', key: `ip:${address}` } };
-    return deny(
-      settings.apiKeys.length > 0 && verifyJwt
-        ? `An API key (${API_KEY_HEADER} header) or a bearer token (Authorization header) is required`
-        : settings.apiKeys.length > 0
-          ? `An API key is required in the ${API_KEY_HEADER} header`
-          : 'A bearer token is required in the Authorization header',
-    );
+    return deny(credentialRequired);
   };
 }
 

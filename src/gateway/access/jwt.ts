@@ -24,7 +24,7 @@ export class TokenKeysUnavailableError extends Error {
   readonly code = 'TOKEN_KEYS_UNAVAILABLE';
 }
 
-export type JwtVerifier = (token: string) => Promise<{ subject: string }>;
+type JwtVerifier = (token: string) => Promise<{ subject: string }>;
 
 export function createJwtVerifier(settings: JwtSettings): JwtVerifier {
   const verify = keyedVerify(settings);
@@ -43,10 +43,12 @@ function keyedVerify({ issuer, audience, key }: JwtSettings) {
   const common = { issuer, audience, clockTolerance: JWT_CLOCK_TOLERANCE_SECONDS, requiredClaims: ['sub', 'exp'] };
   if ('jwksUrl' in key) {
     const jwks = createRemoteJWKSet(key.jwksUrl, { [customFetch]: fetchKeys });
-    return (token: string) => jwtVerify(token, jwks, { ...common, algorithms: JWKS_ALGORITHMS });
+    const options = { ...common, algorithms: JWKS_ALGORITHMS };
+    return (token: string) => jwtVerify(token, jwks, options);
   }
   const secret = new TextEncoder().encode(key.secret);
-  return (token: string) => jwtVerify(token, secret, { ...common, algorithms: ['HS256'] });
+  const options = { ...common, algorithms: ['HS256'] };
+  return (token: string) => jwtVerify(token, secret, options);
 }
 
 /**

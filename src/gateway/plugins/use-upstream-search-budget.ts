@@ -47,7 +47,7 @@ export function useUpstreamSearchBudget({ maxSearches }: UpstreamSearchBudgetOpt
 }
 
 /** Distinct upstream searches the operation would start; 0 when it cannot run anyway (execution reports why). */
-export function countUpstreamSearches(
+function countUpstreamSearches(
   schema: GraphQLSchema,
   document: DocumentNode,
   operationName: string | null | undefined,
