@@ -8,7 +8,7 @@ import { createCorsPolicy, type CorsPolicy } from './cors.js';
 import { crossSiteRefusal } from './csrf.js';
 import type { Logger } from './logger.js';
 import { sendRejection, type Rejection } from './rejection.js';
-import { ClientGoneError, readBody } from './request-body.js';
+import { ClientGoneError, isBatchBody, readBody } from './request-body.js';
 import { GRAPHQL_PATH, HEALTH_PATH } from './yoga.js';
 
 export interface RequestHandlerOptions {
@@ -179,7 +179,7 @@ function rateLimited(options: RequestHandlerOptions, clientKey: string, count = 
  */
 function chargeBatch(options: RequestHandlerOptions, clientKey: string, body: Buffer): Rejection | undefined {
   const limiter = options.rateLimiter;
-  if (!limiter || options.batchingLimit === 0 || body[body.findIndex((byte) => !JSON_WHITESPACE.has(byte))] !== OPENING_BRACKET) {
+  if (!limiter || options.batchingLimit === 0 || !isBatchBody(body)) {
     return undefined;
   }
   let operations: number;
@@ -199,9 +199,6 @@ function chargeBatch(options: RequestHandlerOptions, clientKey: string, body: Bu
   }
   return rateLimited(options, clientKey, operations - 1);
 }
-
-const JSON_WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
-const OPENING_BRACKET = 0x5b;
 
 function tooLarge(maxBodyBytes: number): Rejection {
   return {

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
+import { isBatchBody } from './request-body.js';
 
 export interface SerializedAnswer {
   contentType: string;
@@ -17,7 +18,7 @@ export interface ResponseCacheOptions {
 export const RESPONSE_CACHE_SHARE = 0.5;
 
 /**
- * Longest request kept as a key, in UTF-16 units. Dashboards' requests are far
+ * Longest request kept as a key, in bytes of URL and body. Dashboards' requests are far
  * shorter; longer keys would cost more to hash and compare than running the
  * request, and a padded request could fill the cache with keys.
  */
@@ -45,8 +46,8 @@ export class ResponseCache {
     this.#maxTtlMs = options.maxTtlMs;
     this.#answers = new LRUCache<string, SerializedAnswer>({
       maxSize: options.maxBytes,
-      // A key may hold characters V8 stores in two bytes each.
-      sizeCalculation: (answer, key) => answer.body.length + 2 * key.length + ENTRY_OVERHEAD_BYTES,
+      // Keys are Latin-1 (see keyOf), which V8 stores at one byte a character.
+      sizeCalculation: (answer, key) => answer.body.length + key.length + ENTRY_OVERHEAD_BYTES,
       ttl: options.maxTtlMs,
     });
   }
@@ -56,9 +57,14 @@ export class ResponseCache {
     return this.#answers.calculatedSize;
   }
 
-  keyOf(request: IncomingMessage, body: string | undefined): string {
+  /**
+   * The request's bytes as a string. The body is decoded as Latin-1, one
+   * character a byte: cheaper than UTF-8, and two bodies give the same key only
+   * when their bytes are the same. Node decodes the URL and headers the same way.
+   */
+  keyOf(request: IncomingMessage, body: Buffer | undefined): string {
     const { headers } = request;
-    return `${request.method}\n${request.url}\n${headers.accept ?? ''}\n${headers['content-type'] ?? ''}\n${body ?? ''}`;
+    return `${request.method}\n${request.url}\n${headers.accept ?? ''}\n${headers['content-type'] ?? ''}\n${body?.toString('latin1') ?? ''}`;
   }
 
   get(key: string): SerializedAnswer | undefined {
@@ -77,8 +83,8 @@ export class ResponseCache {
  * operation (a batch's operations each have their own outcome) sent by GET or
  * POST, short enough to be a key.
  */
-export function isReusableRequest(request: IncomingMessage, body: string | undefined): boolean {
+export function isReusableRequest(request: IncomingMessage, body: Buffer | undefined): boolean {
   if (request.method !== 'GET' && request.method !== 'POST') return false;
   if ((request.url?.length ?? 0) + (body?.length ?? 0) > MAX_KEY_LENGTH) return false;
-  return body === undefined || body.trimStart()[0] !== '[';
+  return body === undefined || !isBatchBody(body);
 }

@@ -9,10 +9,10 @@ const HOP_BY_HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encodi
 /** The answer types whose bytes may be reused; streamed formats carry more than a content type. */
 const REUSABLE_CONTENT_TYPES = ['application/json', 'application/graphql-response+json'];
 
-/** The request body, already read and size-checked by the request handler. */
-function bodyOf(request: IncomingMessage): string | undefined {
+/** The request body, already read and size-checked by the request handler; none for GET. */
+function bodyOf(request: IncomingMessage): Buffer | undefined {
   const { body } = request as { body?: unknown };
-  return typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : undefined;
+  return Buffer.isBuffer(body) ? body : undefined;
 }
 
 function endToEndHeaders(headers: Headers, length: number): OutgoingHttpHeaders {

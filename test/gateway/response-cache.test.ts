@@ -1,8 +1,9 @@
+import type { IncomingMessage } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { print } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/gateway/access/api-keys.js';
-import { MAX_KEY_LENGTH } from '../../src/gateway/response-cache.js';
+import { MAX_KEY_LENGTH, ResponseCache } from '../../src/gateway/response-cache.js';
 import { DashboardSearchDocument, SearchCompaniesDocument } from '../generated/graphql.js';
 import { startStack, type Stack, type StackOptions } from '../support/stack.js';
 
@@ -11,7 +12,10 @@ const TTL_MS = 300;
 const SEARCH = { query: print(SearchCompaniesDocument), variables: { q: 'holdings', jurisdiction: 'GB', pageSize: 50 } };
 
 let stack: Stack | undefined;
-afterEach(() => stack?.close());
+afterEach(async () => {
+  await stack?.close();
+  stack = undefined;
+});
 
 async function start(gateway: StackOptions['gateway'] = {}) {
   stack = await startStack({ gateway: { cacheTtlMs: TTL_MS, cacheStaleWhileRevalidateMs: 0, ...gateway } });
@@ -154,6 +158,15 @@ describe('response cache', () => {
     expect((await stack.post(padded)).status).toBe(200);
     await stack.post(padded);
     expect(yogaRuns(stack)).toBe(2);
+  });
+
+  it('keys a request by its bytes: one character a byte, different bytes never the same key', () => {
+    const cache = new ResponseCache({ maxBytes: 1_024 * 1_024, maxTtlMs: 1_000 });
+    const request = { method: 'POST', url: '/graphql', headers: { accept: 'application/json' } } as IncomingMessage;
+    const [acute, grave] = ['{"q":"Café"}', '{"q":"Cafè"}'].map((text) => Buffer.from(text, 'utf8'));
+    const keys = [cache.keyOf(request, acute), cache.keyOf(request, grave)];
+    expect(keys[0]).not.toBe(keys[1]);
+    expect(keys[0]!.length).toBe('POST\n/graphql\napplication/json\n\n'.length + acute!.length);
   });
 
   it('can be turned off', async () => {
