@@ -35,9 +35,8 @@ export interface RetryAfterOptions extends ErrorOptions {
   retryAfterMs?: number | undefined;
 }
 
-/** The upstream answered 429: this partner is over its quota. */
-export class UpstreamRateLimitedError extends UpstreamError {
-  readonly code = 'UPSTREAM_RATE_LIMITED';
+/** A failure that may pass: the upstream may say, with Retry-After, when to come back. */
+export abstract class UpstreamTransientError extends UpstreamError {
   readonly retryAfterMs: number | undefined;
 
   constructor(message: string, options: RetryAfterOptions = {}) {
@@ -46,15 +45,14 @@ export class UpstreamRateLimitedError extends UpstreamError {
   }
 }
 
-/** The upstream answered 5xx, or no connection could be made or kept. */
-export class UpstreamUnavailableError extends UpstreamError {
-  readonly code = 'UPSTREAM_UNAVAILABLE';
-  readonly retryAfterMs: number | undefined;
+/** The upstream answered 429: this partner is over its quota. */
+export class UpstreamRateLimitedError extends UpstreamTransientError {
+  readonly code = 'UPSTREAM_RATE_LIMITED';
+}
 
-  constructor(message: string, options: RetryAfterOptions = {}) {
-    super(message, options);
-    this.retryAfterMs = options.retryAfterMs;
-  }
+/** The upstream answered 5xx, or no connection could be made or kept. */
+export class UpstreamUnavailableError extends UpstreamTransientError {
+  readonly code = 'UPSTREAM_UNAVAILABLE';
 }
 
 /**
