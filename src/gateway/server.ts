@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UpstreamClient } from '../upstream/client.js';
 import type { GatewayConfig, UpstreamTarget } from './config.js';
-import type { Logger } from './logger.js';
+import { accessLoggerOf, type Logger } from './logger.js';
 import { answerClientError } from './rejection.js';
 import { requestHandlerFor } from './request-handler.js';
 import { ResponseCache, RESPONSE_CACHE_SHARE } from './response-cache.js';
@@ -69,6 +69,7 @@ export async function startGateway(
   });
   const handleRequest = requestHandlerFor(config, createYogaResponder(gateway, responseCache), logger);
 
+  const accessLogger = accessLoggerOf(logger);
   let closing = false;
   const server = createServer((request, response) => {
     const startedAt = performance.now();
@@ -76,7 +77,7 @@ export async function startGateway(
     response.once('finish', () => {
       // Once shutdown has begun, a keep-alive connection is closed as soon as it falls idle.
       if (closing) server.closeIdleConnections();
-      logger.info(
+      accessLogger.info(
         {
           method: request.method,
           path: request.url?.split('?', 1)[0],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/gateway/logger.js';
+import { accessLoggerOf, createLogger } from '../../src/gateway/logger.js';
 
 describe('createLogger', () => {
   it('redacts credential fields wherever a caller puts them', () => {
@@ -24,5 +24,26 @@ describe('createLogger', () => {
       token: '[redacted]',
       auth: { token: '[redacted]' },
     });
+  });
+});
+
+describe('accessLoggerOf', () => {
+  it('writes request lines to the same destination, at the same level, as the logger it is made from', () => {
+    const lines: string[] = [];
+    const access = accessLoggerOf(createLogger('warn', { write: (line: string) => lines.push(line) }));
+    access.info({ method: 'POST', path: '/graphql', status: 200, durationMs: 0.4 }, 'request');
+    access.warn({ method: 'GET', path: '/health', status: 200, durationMs: 0.1 }, 'request');
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([
+      {
+        level: 40,
+        time: expect.any(Number),
+        service: 'company-search-gateway',
+        method: 'GET',
+        path: '/health',
+        status: 200,
+        durationMs: 0.1,
+        msg: 'request',
+      },
+    ]);
   });
 });
