@@ -9,7 +9,12 @@ export interface BenchOptions {
   warmupMs: number;
   /** Requests in flight in the hot and memory scenarios. */
   concurrency: number;
-  /** Requests in flight in the cold scenario, low enough that neither contender queues for CPU. */
+  /**
+   * Requests in flight in the cold scenario. One, so that the added latency is
+   * the gateway's own work and not time spent queueing behind other requests
+   * for its core: a cold request costs the gateway more CPU than the upstream
+   * spends on it, so with more in flight the gateway queues and the upstream does not.
+   */
   coldConcurrency: number;
   upstreamLatencyMs: number;
   /** CACHE_MAX_BYTES of the gateway in the memory scenario. */
@@ -27,7 +32,7 @@ export const USAGE = `Usage: npx tsx test/bench/main.ts [options]
   --round-ms MS              length of a round (default 3000; smoke 300)
   --warmup-ms MS             warm-up per contender and scenario (default 2000; smoke 200)
   --concurrency N            requests in flight, hot and memory scenarios (default 16)
-  --cold-concurrency N       requests in flight, cold scenario (default 4)
+  --cold-concurrency N       requests in flight, cold scenario (default 1)
   --upstream-latency-ms MS   lookup service search latency (default 5)
   --memory-cache-bytes N     CACHE_MAX_BYTES in the memory scenario (default 4 MiB; smoke 1 MiB)
   --log-level LEVEL          gateway LOG_LEVEL; lines go to /dev/null (default info)
@@ -70,7 +75,7 @@ export function readOptions(args: string[]): BenchOptions {
     roundMs: integer('round-ms', smoke ? 300 : 3_000, 100, 600_000),
     warmupMs: integer('warmup-ms', smoke ? 200 : 2_000, 0, 600_000),
     concurrency: integer('concurrency', 16, 1, 1_024),
-    coldConcurrency: integer('cold-concurrency', 4, 1, 1_024),
+    coldConcurrency: integer('cold-concurrency', 1, 1, 1_024),
     upstreamLatencyMs: integer('upstream-latency-ms', 5, 0, 10_000),
     memoryCacheBytes: integer('memory-cache-bytes', smoke ? 1024 * 1024 : 4 * 1024 * 1024, 1_024, 1024 * 1024 * 1024),
     logLevel: logLevel as LogLevel,
