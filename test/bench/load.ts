@@ -96,3 +96,9 @@ export function forDuration(durationMs: number): () => boolean {
   let deadline: number | undefined;
   return () => performance.now() < (deadline ??= performance.now() + durationMs);
 }
+
+/** Runs until `count` requests have been started. */
+export function forCount(count: number): () => boolean {
+  let started = 0;
+  return () => started++ < count;
+}

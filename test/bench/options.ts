@@ -16,6 +16,13 @@ export interface BenchOptions {
    * spends on it, so with more in flight the gateway queues and the upstream does not.
    */
   coldConcurrency: number;
+  /**
+   * Distinct cold searches sent to each cold contender before its rounds, with
+   * `concurrency` in flight. A time-based warm-up is too short here: at one
+   * request in flight it lets through a few hundred, while the gateway's cold
+   * path (JIT tiers, heap sizing) takes thousands to settle.
+   */
+  coldWarmupRequests: number;
   upstreamLatencyMs: number;
   /** CACHE_MAX_BYTES of the gateway in the memory scenario. */
   memoryCacheBytes: number;
@@ -33,6 +40,7 @@ export const USAGE = `Usage: npx tsx test/bench/main.ts [options]
   --warmup-ms MS             warm-up per contender and scenario (default 2000; smoke 200)
   --concurrency N            requests in flight, hot and memory scenarios (default 16)
   --cold-concurrency N       requests in flight, cold scenario (default 1)
+  --cold-warmup N            cold searches per contender before its rounds (default 5000; smoke 20)
   --upstream-latency-ms MS   lookup service search latency (default 5)
   --memory-cache-bytes N     CACHE_MAX_BYTES in the memory scenario (default 4 MiB; smoke 1 MiB)
   --log-level LEVEL          gateway LOG_LEVEL; lines go to /dev/null (default info)
@@ -52,6 +60,7 @@ export function readOptions(args: string[]): BenchOptions {
       'warmup-ms': { type: 'string' },
       concurrency: { type: 'string' },
       'cold-concurrency': { type: 'string' },
+      'cold-warmup': { type: 'string' },
       'upstream-latency-ms': { type: 'string' },
       'memory-cache-bytes': { type: 'string' },
       'log-level': { type: 'string' },
@@ -76,6 +85,7 @@ export function readOptions(args: string[]): BenchOptions {
     warmupMs: integer('warmup-ms', smoke ? 200 : 2_000, 0, 600_000),
     concurrency: integer('concurrency', 16, 1, 1_024),
     coldConcurrency: integer('cold-concurrency', 1, 1, 1_024),
+    coldWarmupRequests: integer('cold-warmup', smoke ? 20 : 5_000, 0, 50_000),
     upstreamLatencyMs: integer('upstream-latency-ms', 5, 0, 10_000),
     memoryCacheBytes: integer('memory-cache-bytes', smoke ? 1024 * 1024 : 4 * 1024 * 1024, 1_024, 1024 * 1024 * 1024),
     logLevel: logLevel as LogLevel,

@@ -43,7 +43,8 @@ export function machineFacts(cpuPlan: string): string[] {
 
 export function runFacts(options: BenchOptions): string {
   return (
-    `Run: ${options.rounds} interleaved round(s) of ${options.roundMs} ms per contender after ${options.warmupMs} ms warm-up; ` +
+    `Run: ${options.rounds} interleaved round(s) of ${options.roundMs} ms per contender after ${options.warmupMs} ms warm-up ` +
+    `(cold: ${options.coldWarmupRequests} searches with ${options.concurrency} in flight); ` +
     `${options.concurrency} requests in flight (hot, memory), ${options.coldConcurrency} (cold); upstream search latency ${options.upstreamLatencyMs} ms; ` +
     `gateway: NODE_ENV=production, an API key on every request, rate limit on but far above the load, LOG_LEVEL=${options.logLevel} written to /dev/null. ` +
     'Values are medians over rounds; ± is half the range of CPU µs/req over rounds.'

@@ -1,4 +1,4 @@
-import { forDuration, type LoadClient, type LoadPlan, type LoadRun } from './load.js';
+import { forCount, forDuration, type LoadClient, type LoadPlan, type LoadRun } from './load.js';
 import type { MachineLoad } from './machine-load.js';
 import { median, percentile, spread } from './stats.js';
 
@@ -10,6 +10,8 @@ export interface Contender {
   plan(): Omit<LoadPlan, 'more'>;
   /** Cumulative counters (e.g. the server's CPU µs); each round records their growth. */
   probes: Record<string, () => Promise<number>>;
+  /** A warm-up of so many requests through its own client, in place of `warmupMs` through `client`. */
+  warmup?: { client: LoadClient; requests: number };
 }
 
 export interface RoundTiming {
@@ -58,7 +60,10 @@ export interface Summary {
 export async function runInterleaved(contenders: Contender[], timing: RoundTiming, machine: MachineLoad): Promise<Map<string, ContenderRuns>> {
   const runs = new Map<string, ContenderRuns>();
   for (const contender of contenders) {
-    const warmup = await contender.client.run({ ...contender.plan(), more: forDuration(timing.warmupMs) });
+    const { client, more } = contender.warmup
+      ? { client: contender.warmup.client, more: forCount(contender.warmup.requests) }
+      : { client: contender.client, more: forDuration(timing.warmupMs) };
+    const warmup = await client.run({ ...contender.plan(), more });
     runs.set(contender.name, { warmup, rounds: [] });
   }
   for (let round = 0; round < timing.rounds; round++) {

@@ -14,11 +14,11 @@ export interface ColdResult {
   addedP99Ms: number;
 }
 
-/** Upper bound of searches one contender can use: none answers faster than the upstream's latency. */
+/** Upper bound of searches one contender can use: its warm-up, then rounds in which none answers faster than the upstream's latency. */
 function searchesNeeded(context: BenchContext): number {
-  const { rounds, roundMs, warmupMs, coldConcurrency, upstreamLatencyMs } = context.options;
+  const { rounds, roundMs, coldConcurrency, coldWarmupRequests, concurrency, upstreamLatencyMs } = context.options;
   const perSecond = (coldConcurrency * 1000) / Math.max(upstreamLatencyMs, 1);
-  return Math.min(60_000, Math.ceil(((warmupMs + rounds * roundMs) / 1000) * perSecond * 1.05) + coldConcurrency);
+  return Math.min(60_000, coldWarmupRequests + concurrency + Math.ceil(((rounds * roundMs) / 1000) * perSecond * 1.05) + coldConcurrency);
 }
 
 async function serviceToken(context: BenchContext): Promise<string> {
@@ -55,6 +55,7 @@ export async function runCold(context: BenchContext): Promise<ColdResult> {
     {
       name: 'upstream',
       client: new LoadClient(lookup.started.url, options.coldConcurrency),
+      warmup: { client: new LoadClient(lookup.started.url, options.concurrency), requests: options.coldWarmupRequests },
       plan: () => ({
         next: () => ({
           method: 'GET',
@@ -68,6 +69,7 @@ export async function runCold(context: BenchContext): Promise<ColdResult> {
     {
       name: 'gateway',
       client: new LoadClient(gateway.url, options.coldConcurrency),
+      warmup: { client: new LoadClient(gateway.url, options.concurrency), requests: options.coldWarmupRequests },
       plan: () => ({
         next: () => graphqlRequest('/graphql', SEARCH_COMPANIES, { ...gatewayQueries.next(), pageSize: 50 }),
         check: (status, body) => checkSearchAnswer(status, body, true),
@@ -107,6 +109,6 @@ export async function runCold(context: BenchContext): Promise<ColdResult> {
       addedP99Ms: gatewaySummary.p99Ms - upstream.p99Ms,
     };
   } finally {
-    await Promise.all(contenders.map(({ client }) => client.close()));
+    await Promise.all(contenders.flatMap(({ client, warmup }) => [client.close(), ...(warmup ? [warmup.client.close()] : [])]));
   }
 }
