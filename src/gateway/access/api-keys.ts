@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 
 /** The request header a client sends its API key in. */
 export const API_KEY_HEADER = 'x-api-key';
@@ -13,8 +13,9 @@ export interface ApiKey {
   sha256: Buffer;
 }
 
+/** Runs on every request that presents a key; the one-shot hash costs about half of a Hash object's. */
 export function hashApiKey(key: string): Buffer {
-  return createHash('sha256').update(key, 'utf8').digest();
+  return hash('sha256', key, 'buffer');
 }
 
 /**
