@@ -1,6 +1,13 @@
+import { LRUCache } from 'lru-cache';
+
 /** The media types Yoga answers GraphQL requests in. */
 export const ANSWER_MEDIA_TYPES = ['application/graphql-response+json', 'application/json', 'text/event-stream', 'multipart/mixed'];
 const ANSWER_TYPE_PAIRS = ANSWER_MEDIA_TYPES.map((answer) => answer.split('/'));
+
+/** Distinct Accept headers whose verdict is remembered: clients send the same one on every request. */
+export const ACCEPT_VERDICTS_KEPT = 256;
+
+const acceptVerdicts = new LRUCache<string, boolean>({ max: ACCEPT_VERDICTS_KEPT });
 
 /**
  * Whether any media type the Accept header asks for (in UTF-8, the only
@@ -8,7 +15,17 @@ const ANSWER_TYPE_PAIRS = ANSWER_MEDIA_TYPES.map((answer) => answer.split('/'));
  * before anything runs: Yoga itself finds out only after executing.
  */
 export function acceptsAnAnswer(accept: string | undefined): boolean {
-  const asked = (accept ?? '*/*').replace(/\s/g, '').toLowerCase().split(',');
+  const header = accept ?? '*/*';
+  let verdict = acceptVerdicts.get(header);
+  if (verdict === undefined) {
+    verdict = readAccept(header);
+    acceptVerdicts.set(header, verdict);
+  }
+  return verdict;
+}
+
+function readAccept(accept: string): boolean {
+  const asked = accept.replace(/\s/g, '').toLowerCase().split(',');
   return asked.some((entry) => {
     const [mediaType = '', ...params] = entry.split(';');
     const charset = params.find((param) => param.startsWith('charset='));
