@@ -91,13 +91,17 @@ export class UpstreamHttp {
     try {
       this.#breaker.admit(where);
       let response: UpstreamResponse;
+      // A timer cleared when the call ends, unlike AbortSignal.timeout, whose timer
+      // outlives the call and fires later for every call made.
+      const abandon = new AbortController();
+      const timer = setTimeout(() => abandon.abort(), Math.max(1, expiresAt - Date.now()));
       try {
         const answer = await this.#pool.request({
           method: request.method,
           path: `${this.#basePath}${request.endpoint}${search}`,
           headers: request.headers,
           body: request.body,
-          signal: AbortSignal.timeout(Math.max(1, expiresAt - Date.now())),
+          signal: abandon.signal,
         });
         response = {
           status: answer.statusCode,
@@ -106,7 +110,14 @@ export class UpstreamHttp {
         };
       } catch (error) {
         this.#breaker.recordFailure();
+        if (abandon.signal.aborted) {
+          throw new UpstreamTimeoutError(`Company lookup service gave no answer for ${where} within the request deadline`, {
+            cause: error,
+          });
+        }
         throw describeTransportError(error, where);
+      } finally {
+        clearTimeout(timer);
       }
       if (response.status >= 500 || response.status === 429) {
         this.#breaker.recordFailure({ rateLimited: response.status === 429, retryAfterMs: response.retryAfterMs });
@@ -125,11 +136,6 @@ export class UpstreamHttp {
 }
 
 function describeTransportError(error: unknown, where: string): unknown {
-  if (error instanceof DOMException && error.name === 'TimeoutError') {
-    return new UpstreamTimeoutError(`Company lookup service gave no answer for ${where} within the request deadline`, {
-      cause: error,
-    });
-  }
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return error;
   if (TIMEOUT_CODES.has(code)) {
