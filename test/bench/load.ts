@@ -20,7 +20,6 @@ export interface LoadRun {
   elapsedMs: number;
   /** Ascending, one per answered request. */
   latenciesMs: Float64Array;
-  responseBytes: number;
   /** CPU time of this process (the load generator) during the run. */
   clientCpuUs: number;
   failures: number;
@@ -47,7 +46,6 @@ export class LoadClient {
     const latencies: number[] = [];
     const failureSamples: string[] = [];
     let failures = 0;
-    let responseBytes = 0;
     const fail = (problem: string) => {
       failures += 1;
       if (failureSamples.length < FAILURE_SAMPLES) failureSamples.push(problem);
@@ -61,7 +59,6 @@ export class LoadClient {
           const response = await this.#pool.request(request);
           const body = Buffer.from(await response.body.arrayBuffer());
           latencies.push(performance.now() - startedAt);
-          responseBytes += body.length;
           const problem = plan.check(response.statusCode, body);
           if (problem !== undefined) fail(problem);
         } catch (error) {
@@ -79,7 +76,6 @@ export class LoadClient {
       requests: latencies.length,
       elapsedMs,
       latenciesMs: Float64Array.from(latencies).sort(),
-      responseBytes,
       clientCpuUs: cpu.user + cpu.system,
       failures,
       failureSamples,

@@ -10,11 +10,7 @@ const TICK_US = 10_000;
  * disturbed. Tick resolution (10 ms) is fine against rounds of seconds.
  */
 export class MachineLoad {
-  readonly available: boolean;
-
-  constructor(private readonly ownPids: () => number[]) {
-    this.available = this.#busyTicks() !== undefined;
-  }
+  constructor(private readonly ownPids: () => number[]) {}
 
   /** Cumulative µs of CPU used by processes other than the benchmark's; 0 where /proc is missing. */
   othersUs(): number {

@@ -52,7 +52,7 @@ async function main(): Promise<number> {
   process.stdout.write(lines.join('\n'));
 
   const failed = context.checks.failed;
-  const missed = options.enforceTargets && !options.smoke ? targets.filter(({ pass }) => pass === false) : [];
+  const missed = options.enforceTargets && !options.smoke ? targets.filter(({ pass }) => !pass) : [];
   if (failed.length > 0) process.stderr.write(`${failed.length} correctness check(s) failed\n`);
   if (missed.length > 0) process.stderr.write(`${missed.length} target(s) missed\n`);
   return failed.length > 0 || missed.length > 0 ? 1 : 0;

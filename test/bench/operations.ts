@@ -37,8 +37,8 @@ interface SearchAnswer {
   errors?: unknown[];
 }
 
-/** A 200 with data and no `errors`; `withResults` also wants a non-zero totalCount. */
-export function checkSearchAnswer(status: number, body: Buffer, withResults: boolean): string | undefined {
+/** A 200 with data, no `errors` and a non-zero totalCount. */
+export function checkSearchAnswer(status: number, body: Buffer): string | undefined {
   if (status !== 200) return `status ${status}: ${body.toString('utf8', 0, 300)}`;
   let answer: SearchAnswer;
   try {
@@ -49,6 +49,6 @@ export function checkSearchAnswer(status: number, body: Buffer, withResults: boo
   if (answer.errors !== undefined) return `errors: ${JSON.stringify(answer.errors).slice(0, 300)}`;
   const connection = answer.data?.searchCompanies;
   if (!connection) return `no data.searchCompanies: ${body.toString('utf8', 0, 300)}`;
-  if (withResults && !connection.totalCount) return `no results: ${body.toString('utf8', 0, 300)}`;
+  if (!connection.totalCount) return `no results: ${body.toString('utf8', 0, 300)}`;
   return undefined;
 }

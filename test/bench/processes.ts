@@ -91,10 +91,6 @@ export class BenchChild {
     return benchChild;
   }
 
-  get pid(): number | undefined {
-    return this.#process.pid;
-  }
-
   call<T>(method: string, params?: unknown): Promise<T> {
     const id = this.#nextId++;
     const message: CallMessage = { id, method, params };

@@ -5,13 +5,9 @@ export interface ProcessStats {
   heapUsedBytes: number;
 }
 
-/**
- * The gateway child also reports the bytes its caches hold, once the gateway
- * exposes them: `RunningGateway.cacheBytes`, a number or a function returning
- * one. Until then `cacheBytes` is undefined.
- */
+/** The gateway child also reports the bytes its caches hold (`RunningGateway.cacheBytes`). */
 export interface GatewayStats extends ProcessStats {
-  cacheBytes: number | undefined;
+  cacheBytes: number;
 }
 
 export interface LookupStartParams {

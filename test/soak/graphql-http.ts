@@ -26,26 +26,30 @@ export async function postGraphQL(
   let status: number;
   let text: string;
   let contentType: string;
+  // Cleared when the exchange ends: AbortSignal.timeout's timer would outlive every request.
+  const hang = new AbortController();
+  const timer = setTimeout(() => hang.abort(), timeoutMs);
   try {
     const response = await request(url, {
       method: 'POST',
       dispatcher,
       headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: hang.signal,
     });
     status = response.statusCode;
     contentType = String(response.headers['content-type'] ?? '');
     text = await response.body.text();
   } catch (error) {
-    const hung = error instanceof DOMException && error.name === 'TimeoutError';
     const code = (error as { code?: unknown }).code;
     return {
       kind: 'failed',
-      outcome: hung ? 'hung' : `transport:${typeof code === 'string' ? code : 'error'}`,
+      outcome: hang.signal.aborted ? 'hung' : `transport:${typeof code === 'string' ? code : 'error'}`,
       latencyMs: latency(),
       reason: error instanceof Error ? error.message : String(error),
     };
+  } finally {
+    clearTimeout(timer);
   }
   const latencyMs = latency();
   const invalid = (reason: string): Exchange => ({ kind: 'invalid', status, latencyMs, reason: `${status} ${reason}: ${text.slice(0, 200)}` });

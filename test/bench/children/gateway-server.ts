@@ -13,15 +13,8 @@ import { collectGarbage, processStats, serveParent } from './serve-parent.js';
  */
 let gateway: RunningGateway | undefined;
 
-/** Bytes held by the gateway's caches, read from `cacheBytes` when RunningGateway has it (a number or a function). */
-function cacheBytes(): number | undefined {
-  const value: unknown = (gateway as { cacheBytes?: unknown } | undefined)?.cacheBytes;
-  const bytes: unknown = typeof value === 'function' ? value.call(gateway) : value;
-  return typeof bytes === 'number' ? bytes : undefined;
-}
-
 function stats(): GatewayStats {
-  return { ...processStats(), cacheBytes: cacheBytes() };
+  return { ...processStats(), cacheBytes: gateway?.cacheBytes ?? 0 };
 }
 
 serveParent({
