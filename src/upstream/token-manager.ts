@@ -99,6 +99,8 @@ export class TokenManager {
    * calls count against the quota, from being asked on every search.
    */
   #renewEarly(): void {
+    // Searches made while a renewal runs share it; one failure is one warning.
+    if (this.#pending) return;
     this.#renew().catch((error: unknown) => {
       this.#nextEarlyRenewalAt = Date.now() + EARLY_RENEWAL_RETRY_MS;
       this.#options.log.warn(

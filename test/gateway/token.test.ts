@@ -138,4 +138,27 @@ describe.concurrent('renewal before expiry', () => {
       await failing.close();
     }
   });
+
+  it('warns once about a failed early renewal, however many searches ran while it was under way', async () => {
+    const failing = await startStack({ lookup: { tokenLifetimeSeconds: LIFETIME_SECONDS } });
+    try {
+      const startedAt = Date.now();
+      await failing.execute(DashboardSearchDocument, { q: 'slow failing one', jurisdiction: 'GB' });
+      failing.lookup.knobs.failToken({ status: 503 }, Infinity);
+      failing.lookup.knobs.tokenLatencyMs = 200;
+      await new Promise((resolve) => setTimeout(resolve, startedAt + INSIDE_REFRESH_WINDOW_MS - Date.now()));
+      const responses = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => failing.execute(DashboardSearchDocument, { q: `slow failing ${i}`, jurisdiction: 'GB' })),
+      );
+      expect(responses.every((response) => response.body.errors === undefined)).toBe(true);
+      await vi.waitFor(() => expect(failing.lookup.counters.tokenRequests).toBe(2), { timeout: 2_000 });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const warnings = failing.logs
+        .map((line) => JSON.parse(line) as { msg?: string })
+        .filter(({ msg }) => msg === 'Early renewal of the service token failed; keeping the current token');
+      expect(warnings).toHaveLength(1);
+    } finally {
+      await failing.close();
+    }
+  });
 });
