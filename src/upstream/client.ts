@@ -9,7 +9,7 @@ import {
   type UpstreamErrorCode,
 } from './errors.js';
 import type { UpstreamLog } from './log.js';
-import { deadlineExceeded, waitWithin, type Deadline } from './resilience/deadline.js';
+import { waitWithin, type Deadline } from './resilience/deadline.js';
 import { retryDelay, type RetryPolicy } from './resilience/retry-policy.js';
 import { readSearchResponse } from './search-response.js';
 import { normalizeSearchQuery, searchQueryKey, type SearchQuery } from './search-query.js';
@@ -240,11 +240,8 @@ export class UpstreamClient {
       return { window: cached };
     }
     try {
-      // A caller that has gone or run out of time starts no fetch of its own.
-      deadline.signal?.throwIfAborted();
-      if (Date.now() >= deadline.expiresAt) throw deadlineExceeded(`GET ${SEARCH_ENDPOINT}`);
       const window = await waitWithin(
-        this.#windows.fetch(key, { context: request, forceRefresh: true }),
+        () => this.#windows.fetch(key, { context: request, forceRefresh: true }),
         deadline,
         `GET ${SEARCH_ENDPOINT}`,
       );

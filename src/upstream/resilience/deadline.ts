@@ -13,18 +13,16 @@ export function deadlineIn(ms: number, signal?: AbortSignal): Deadline {
 }
 
 /**
- * Waits for `work` until the caller's deadline passes or the caller leaves,
- * whichever comes first. `work` itself runs on: other callers may share it,
- * and its own deadline bounds it.
+ * Starts `work` and waits for it until the caller's deadline passes or the
+ * caller leaves, whichever comes first. A caller that has already gone or run
+ * out of time starts nothing. Once started, the work runs on: other callers
+ * may share it, and its own deadline bounds it.
  */
-export function waitWithin<T>(work: Promise<T>, deadline: Deadline, what: string): Promise<T> {
+export function waitWithin<T>(start: () => Promise<T>, deadline: Deadline, what: string): Promise<T> {
   const { signal } = deadline;
   const remaining = deadline.expiresAt - Date.now();
-  if (signal?.aborted || remaining <= 0) {
-    // Nobody else may be waiting for `work`; its failure must not go unhandled.
-    work.catch(() => undefined);
-    return Promise.reject(signal?.aborted ? signal.reason : deadlineExceeded(what));
-  }
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  if (remaining <= 0) return Promise.reject(deadlineExceeded(what));
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => settle(() => reject(signal?.reason));
     const timer = setTimeout(() => settle(() => reject(deadlineExceeded(what))), remaining);
@@ -34,7 +32,7 @@ export function waitWithin<T>(work: Promise<T>, deadline: Deadline, what: string
       finish();
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    work.then(
+    start().then(
       (value) => settle(() => resolve(value)),
       (error: unknown) => settle(() => reject(error)),
     );

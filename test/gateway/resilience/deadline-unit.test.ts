@@ -1,29 +1,31 @@
 import { describe, expect, it } from 'vitest';
+import { UpstreamTimeoutError } from '../../../src/upstream/errors.js';
 import { waitWithin } from '../../../src/upstream/resilience/deadline.js';
 
-/** Collects rejections nobody handled while `run` goes on. */
-async function unhandledDuring(run: () => Promise<void>): Promise<unknown[]> {
-  const unhandled: unknown[] = [];
-  const record = (reason: unknown) => unhandled.push(reason);
-  process.on('unhandledRejection', record);
-  try {
-    await run();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  } finally {
-    process.off('unhandledRejection', record);
-  }
-  return unhandled;
-}
+const WHAT = 'GET /v1/company/search';
 
 describe('waitWithin', () => {
-  it.each([
-    ['the deadline has passed', { expiresAt: Date.now() - 1 }],
-    ['the caller has already left', { expiresAt: Date.now() + 60_000, signal: AbortSignal.abort() }],
-  ])('leaves no unhandled rejection when %s and the shared work later fails', async (_case, deadline) => {
-    const unhandled = await unhandledDuring(async () => {
-      const work = new Promise((_resolve, reject) => setTimeout(() => reject(new Error('upstream failed')), 10));
-      await expect(waitWithin(work, deadline, 'GET /v1/company/search')).rejects.toBeDefined();
-    });
-    expect(unhandled).toEqual([]);
+  it('starts nothing and answers UPSTREAM_TIMEOUT when the deadline has passed', async () => {
+    let started = 0;
+    const waiting = waitWithin(async () => ++started, { expiresAt: Date.now() - 1 }, WHAT);
+    await expect(waiting).rejects.toBeInstanceOf(UpstreamTimeoutError);
+    expect(started).toBe(0);
+  });
+
+  it('starts nothing and answers with the reason the caller left when it has already gone', async () => {
+    let started = 0;
+    const left = new Error('client went away');
+    const waiting = waitWithin(async () => ++started, { expiresAt: Date.now() + 60_000, signal: AbortSignal.abort(left) }, WHAT);
+    await expect(waiting).rejects.toBe(left);
+    expect(started).toBe(0);
+  });
+
+  it('stops waiting at the deadline while the work goes on', async () => {
+    let finished = false;
+    const work = () => new Promise<string>((resolve) => setTimeout(() => resolve((finished = true) && 'late'), 100));
+    await expect(waitWithin(work, { expiresAt: Date.now() + 20 }, WHAT)).rejects.toBeInstanceOf(UpstreamTimeoutError);
+    expect(finished).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(finished).toBe(true);
   });
 });
