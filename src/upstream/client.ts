@@ -168,8 +168,12 @@ export class UpstreamClient {
     let reachable = this.#options.pageParam !== undefined && isFull(head.window) ? head.window.total : head.window.slots.length;
     let oldest = head.window;
     let failure = head.failure;
-    for (let index = Math.floor(offset / UPSTREAM_MAX_PAGE_SIZE); index * UPSTREAM_MAX_PAGE_SIZE < Math.min(end, reachable); index++) {
-      const read = index === 0 ? head : await this.#window({ query, index }, deadline);
+    const first = Math.floor(offset / UPSTREAM_MAX_PAGE_SIZE);
+    const indexes = Array.from({ length: Math.max(0, Math.ceil(Math.min(end, reachable) / UPSTREAM_MAX_PAGE_SIZE) - first) }, (_, i) => first + i);
+    // The windows after the first are fetched together, not one round trip after another.
+    const reads = await Promise.all(indexes.map((index) => (index === 0 ? head : this.#window({ query, index }, deadline))));
+    for (const [i, read] of reads.entries()) {
+      const index = indexes[i]!;
       const { window } = read;
       failure ??= read.failure;
       if (window.fetchedAt < oldest.fetchedAt) oldest = window;
@@ -179,7 +183,11 @@ export class UpstreamClient {
         if (company) entries.push({ position, company });
         else omitted.push(position);
       });
-      if (!isFull(window)) reachable = Math.min(reachable, index * UPSTREAM_MAX_PAGE_SIZE + window.slots.length);
+      if (!isFull(window)) {
+        // A short window is the last one: whatever came after it is past the end.
+        reachable = Math.min(reachable, index * UPSTREAM_MAX_PAGE_SIZE + window.slots.length);
+        break;
+      }
     }
     return {
       entries,
@@ -231,7 +239,7 @@ export class UpstreamClient {
    */
   async #window(request: WindowRequest, deadline: Deadline): Promise<WindowRead> {
     const key = `${searchQueryKey(request.query)}\u0000${request.index}`;
-    const { ttlMs, staleWhileRevalidateMs, staleIfErrorMs } = this.#options.cache;
+    const { ttlMs, staleWhileRevalidateMs } = this.#options.cache;
     const cached = this.#windows.get(key);
     const ageMs = cached ? Date.now() - cached.fetchedAt : Number.POSITIVE_INFINITY;
     if (cached && ageMs <= ttlMs) return { window: cached };
@@ -248,8 +256,8 @@ export class UpstreamClient {
       if (!window) throw new Error(`Search cache returned no window for ${SEARCH_ENDPOINT}`);
       return { window };
     } catch (error) {
-      const servable = cached !== undefined && ageMs <= ttlMs + staleIfErrorMs;
-      if (!servable || !(error instanceof UpstreamError) || error instanceof UpstreamRejectedQueryError) throw error;
+      // The cache itself drops a window past TTL + stale-if-error, so any window it still holds may stand in.
+      if (cached === undefined || !(error instanceof UpstreamError) || error instanceof UpstreamRejectedQueryError) throw error;
       // Each failed call is logged where it fails; one line per stale answer would flood an outage's logs.
       this.#options.log.debug({ code: error.code, ageMs }, 'Upstream failed; serving a stale search window');
       return { window: cached, failure: error };

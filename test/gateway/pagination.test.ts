@@ -135,6 +135,24 @@ describe('paging over an upstream that pages (UPSTREAM_PAGE_PARAM)', () => {
     expect(stack.lookup.counters.searchRequests).toBe(0);
   });
 
+  it('fetches the windows a page spans at the same time, once the first has said how far the results reach', async () => {
+    // Another capitalisation: a cache key no other test here has filled.
+    const q = 'hOldings';
+    const head = await stack.execute(SearchCompaniesDocument, { q, jurisdiction: 'GB', pageSize: 1 });
+    expect(head.body.data!.searchCompanies.totalCount).toBeGreaterThan(110);
+    stack.lookup.counters.reset();
+    stack.lookup.knobs.searchLatencyMs = 100;
+    // Positions 61 to 110: the second window (50–99) and the third (100–149).
+    const after = encodeCursor(searchFingerprint(searchQueryKey({ q, jurisdiction: 'GB' })), 60);
+    const { body } = await stack
+      .execute(SearchCompaniesDocument, { q, jurisdiction: 'GB', pageSize: 50, after })
+      .finally(() => (stack.lookup.knobs.searchLatencyMs = 0));
+    expect(body.errors).toBeUndefined();
+    expect(body.data!.searchCompanies.edges).toHaveLength(50);
+    expect(stack.lookup.counters.searchQueries.map((query) => new URLSearchParams(query).get('page')).sort()).toEqual(['2', '3']);
+    expect(stack.lookup.counters.maxSearchesInFlight).toBe(2);
+  });
+
   it('fetches the later windows with the page parameter and pages past 50', async () => {
     // Capitalised: a cache key no other test here has filled.
     const first = await stack.execute(SearchCompaniesDocument, { q: 'Holdings', jurisdiction: 'GB', pageSize: 40 });
