@@ -12,8 +12,8 @@ import { ClientGoneError, isBatchBody, readBody } from './request-body.js';
 import { GRAPHQL_PATH, HEALTH_PATH } from './yoga.js';
 
 export interface RequestHandlerOptions {
-  /** What answers a request once every check has passed: Yoga. */
-  next: (request: IncomingMessage, response: ServerResponse) => unknown;
+  /** What answers a request once every check has passed: Yoga, given the body already read (none for GET and HEAD). */
+  next: (request: IncomingMessage, response: ServerResponse, body: Buffer | undefined) => unknown;
   cors: CorsPolicy;
   checkAccess: (headers: IncomingMessage['headers'], address: string) => Promise<AccessDecision>;
   /** Absent: no rate limit. */
@@ -82,7 +82,7 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
 async function handle(options: RequestHandlerOptions, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const method = request.method ?? 'GET';
   const path = (request.url ?? '/').split('?', 1)[0];
-  if (path === HEALTH_PATH) return void options.next(request, response);
+  if (path === HEALTH_PATH) return void options.next(request, response, undefined);
   if (path !== GRAPHQL_PATH) {
     return reject(options, response, { status: 404, code: 'NOT_FOUND', message: `Nothing here; GraphQL is served at ${GRAPHQL_PATH}` });
   }
@@ -134,15 +134,14 @@ async function handle(options: RequestHandlerOptions, request: IncomingMessage, 
   const limited = rateLimited(options, access.client.key);
   if (limited) return reject(options, response, limited, access.client);
 
+  let body: Buffer | undefined;
   if (method !== 'GET' && method !== 'HEAD') {
-    const body = await readBody(request, options.maxBodyBytes);
+    body = await readBody(request, options.maxBodyBytes);
     if (body === undefined) return reject(options, response, tooLarge(options.maxBodyBytes), access.client);
     const batchRefused = chargeBatch(options, access.client.key, body);
     if (batchRefused) return reject(options, response, batchRefused, access.client);
-    // @whatwg-node/server (under Yoga) takes a `body` already read from the request instead of the stream.
-    Object.assign(request, { body });
   }
-  await options.next(request, response);
+  await options.next(request, response, body);
 }
 
 function answerOptions(cors: CorsPolicy, request: IncomingMessage, response: ServerResponse): void {

@@ -71,10 +71,18 @@ export class ResponseCache {
     return this.#answers.get(key);
   }
 
-  /** Keeps `answer` until `freshUntil` (epoch ms), the moment its data goes stale, or the maximum TTL. */
+  /**
+   * Keeps `answer` until `freshUntil` (epoch ms), the moment its data goes
+   * stale, or the maximum TTL. A body that is a view of a larger buffer (Node
+   * serves small Buffers from an 8 KiB pool) is kept as a copy of its own, so
+   * that the bytes counted are the bytes held.
+   */
   set(key: string, answer: SerializedAnswer, freshUntil: number): void {
     const ttl = Math.min(freshUntil - Date.now(), this.#maxTtlMs);
-    if (ttl >= 1) this.#answers.set(key, answer, { ttl: Math.floor(ttl) });
+    if (ttl < 1) return;
+    const { body } = answer;
+    const owned = body.byteLength === body.buffer.byteLength ? body : Buffer.from(new Uint8Array(body).buffer);
+    this.#answers.set(key, owned === body ? answer : { ...answer, body: owned }, { ttl: Math.floor(ttl) });
   }
 }
 

@@ -1,4 +1,5 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 import { ExecutionRecord } from './execution-record.js';
 import { isReusableRequest, type ResponseCache } from './response-cache.js';
 import type { Gateway } from './yoga.js';
@@ -9,12 +10,6 @@ const HOP_BY_HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encodi
 /** The answer types whose bytes may be reused; streamed formats carry more than a content type. */
 const REUSABLE_CONTENT_TYPES = ['application/json', 'application/graphql-response+json'];
 
-/** The request body, already read and size-checked by the request handler; none for GET. */
-function bodyOf(request: IncomingMessage): Buffer | undefined {
-  const { body } = request as { body?: unknown };
-  return Buffer.isBuffer(body) ? body : undefined;
-}
-
 function endToEndHeaders(headers: Headers, length: number): OutgoingHttpHeaders {
   const result: OutgoingHttpHeaders = { 'content-length': length };
   // Yoga's Headers keep the spelling they were given, e.g. `Transfer-Encoding`.
@@ -23,6 +18,11 @@ function endToEndHeaders(headers: Headers, length: number): OutgoingHttpHeaders 
     if (!HOP_BY_HOP_HEADERS.has(lowerCase)) result[lowerCase] = value;
   });
   return result;
+}
+
+/** The answer's bytes without a copy: @whatwg-node's `arrayBuffer()` already gives a Buffer. */
+function asBuffer(bytes: ArrayBuffer | Uint8Array): Buffer {
+  return bytes instanceof Uint8Array ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : Buffer.from(bytes);
 }
 
 function isReusableContentType(contentType: string | null): contentType is string {
@@ -35,8 +35,7 @@ function isReusableContentType(contentType: string | null): contentType is strin
  * when its execution record says it may be reused.
  */
 export function createYogaResponder(gateway: Gateway, cache: ResponseCache | undefined) {
-  return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const body = bodyOf(request);
+  return async (request: IncomingMessage, response: ServerResponse, body: Buffer | undefined): Promise<void> => {
     const key = cache && isReusableRequest(request, body) ? cache.keyOf(request, body) : undefined;
     const hit = key === undefined ? undefined : cache?.get(key);
     if (hit) {
@@ -45,9 +44,12 @@ export function createYogaResponder(gateway: Gateway, cache: ResponseCache | und
       return;
     }
 
+    // @whatwg-node/server (under Yoga) takes a `body` already read in place of the request stream. A
+    // stream, not the Buffer itself: it counts the own keys of what it is given, one per byte of a Buffer.
+    if (body) Object.assign(request, { body: Readable.from([body]) });
     const execution = new ExecutionRecord();
     const answer = await gateway.handleNodeRequestAndResponse(request, response, { execution });
-    const answerBody = Buffer.from(await answer.arrayBuffer());
+    const answerBody = asBuffer(await answer.arrayBuffer());
     if (response.destroyed) return;
     response.writeHead(answer.status, endToEndHeaders(answer.headers, answerBody.length));
     response.end(answerBody);

@@ -140,6 +140,12 @@ describe('response cache', () => {
     expect(clean.data.searchCompanies.totalCount).toBe(1228);
     await stack.post(batch);
     expect(yogaRuns(stack)).toBe(2);
+
+    const cleanBatch = [batch[1], { ...batch[1], variables: { q: 'harbour', jurisdiction: 'GB' } }];
+    const answers = JSON.parse((await stack.post(cleanBatch)).text) as { errors?: unknown }[];
+    expect(answers.map((answer) => answer.errors)).toEqual([undefined, undefined]);
+    await stack.post(cleanBatch);
+    expect(yogaRuns(stack)).toBe(4);
   });
 
   it('sends streamed answer formats as well-formed HTTP, and does not keep them', async () => {
@@ -167,6 +173,16 @@ describe('response cache', () => {
     const keys = [cache.keyOf(request, acute), cache.keyOf(request, grave)];
     expect(keys[0]).not.toBe(keys[1]);
     expect(keys[0]!.length).toBe('POST\n/graphql\napplication/json\n\n'.length + acute!.length);
+  });
+
+  it('keeps a small body as bytes of its own, not as a view of a shared pool', () => {
+    const cache = new ResponseCache({ maxBytes: 1_024 * 1_024, maxTtlMs: 1_000 });
+    const pooled = Buffer.from('{"data":{"__typename":"Query"}}');
+    expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.length);
+    cache.set('key', { contentType: 'application/json', body: pooled }, Date.now() + 1_000);
+    const kept = cache.get('key')!.body;
+    expect(kept.equals(pooled)).toBe(true);
+    expect(kept.buffer.byteLength).toBe(pooled.length);
   });
 
   it('can be turned off', async () => {
