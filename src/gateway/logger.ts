@@ -3,8 +3,6 @@ import type { LogLevel } from './config.js';
 
 export type { Logger };
 
-const BASE = { service: 'company-search-gateway' };
-
 /**
  * JSON lines on stdout. Paths that could carry a credential are redacted as a
  * second line of defence; no code path is meant to log them in the first place.
@@ -17,7 +15,7 @@ export function createLogger(level: LogLevel, destination: DestinationStream = p
   return pino(
     {
       level,
-      base: BASE,
+      base: { service: 'company-search-gateway' },
       redact: {
         paths: ['clientSecret', '*.clientSecret', 'authorization', '*.authorization', 'headers.authorization', 'token', '*.token'],
         censor: '[redacted]',
@@ -28,12 +26,11 @@ export function createLogger(level: LogLevel, destination: DestinationStream = p
 }
 
 /**
- * The logger of the one line every request writes: the same destination and
- * level, without redaction. That line's fields are fixed (method, path,
- * status, duration) and never hold a credential, and redaction would nearly
- * triple its cost on the hot path (4.7 µs against 1.8 µs a line).
+ * The logger of the one line every request writes: a child without redaction.
+ * That line's fields are fixed (method, path, status, duration) and never hold
+ * a credential, and redaction would nearly triple its cost on the hot path
+ * (about 4.5 µs against 1.6 µs a line).
  */
 export function accessLoggerOf(logger: Logger): Logger {
-  const destination = (logger as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym];
-  return pino({ level: logger.level, base: BASE }, destination);
+  return logger.child({}, { redact: [] });
 }

@@ -36,10 +36,13 @@ export class RateLimiter {
   /** Takes `count` requests (the operations of a batch) from the client's bucket, all or none; at most `burst`. */
   take(clientKey: string, count = 1): RateDecision {
     const now = this.now();
-    const bucket = this.buckets.get(clientKey) ?? { tokens: this.settings.burst, updatedAt: now };
+    let bucket = this.buckets.get(clientKey);
+    if (bucket === undefined) {
+      bucket = { tokens: this.settings.burst, updatedAt: now };
+      this.buckets.set(clientKey, bucket);
+    }
     bucket.tokens = Math.min(this.settings.burst, bucket.tokens + (now - bucket.updatedAt) * this.perMs);
     bucket.updatedAt = now;
-    this.buckets.set(clientKey, bucket);
     if (bucket.tokens >= count) {
       bucket.tokens -= count;
       return { allowed: true };

@@ -76,7 +76,8 @@ function countUpstreamSearches(
         if (field && UPSTREAM_SEARCH_FIELDS.includes(field.name)) {
           const args = argumentValues(field, selection, variables);
           // Arguments that cannot be read fail the field before it calls upstream.
-          if (args !== undefined) searches.add(`${field.name}${stableJson(args)}`);
+          // getArgumentValues builds its object in the schema's argument order, so argument order in the query changes no key.
+          if (args !== undefined) searches.add(`${field.name}${JSON.stringify(args)}`);
         }
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         visit(selection.selectionSet, seen);
@@ -98,14 +99,4 @@ function argumentValues(...args: Parameters<typeof getArgumentValues>): Record<s
   } catch {
     return undefined;
   }
-}
-
-/** JSON with object keys sorted, so argument order does not make two searches distinct. */
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value !== null && typeof value === 'object' && !('toJSON' in value)) {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1));
-    return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${stableJson(entry)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }

@@ -43,12 +43,10 @@ export class CircuitBreaker {
     if (this.#rateLimited) {
       throw new UpstreamRateLimitHoldError(
         `Company lookup service is not called for ${where}: it answered 429 (rate limited) at the last try; ${nextTry}`,
-        { retryAfterMs: waitMs },
       );
     }
     throw new UpstreamCircuitOpenError(
       `Company lookup service is not called for ${where}: it failed ${this.#failures} times in a row; ${nextTry}`,
-      { retryAfterMs: waitMs },
     );
   }
 
