@@ -113,8 +113,8 @@ export async function startGateway(
     },
     async close() {
       closing = true;
+      // close() also closes the keep-alive connections idle now (Node 19+); the 'finish' handler above closes the rest as they fall idle.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
       const forced = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       await closed;
       clearTimeout(forced);

@@ -14,9 +14,11 @@ const SECRET = 'shared-secret-0123456789abcdef0123456789';
 const ISSUER = 'https://auth.example.com/';
 const AUDIENCE = 'company-search';
 const QUERY = JSON.stringify({ query: '{ __typename }' });
+/** A search: had the refused request run, the lookup service would have counted it. */
+const SEARCH = JSON.stringify({ query: '{ searchCompanies(q: "refused before any work", jurisdiction: GB) { totalCount } }' });
 
-function post(stack: Stack, headers: Record<string, string> = {}): Promise<RawResponse> {
-  return send(stack.gateway.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: QUERY });
+function post(stack: Stack, headers: Record<string, string> = {}, body = QUERY): Promise<RawResponse> {
+  return send(stack.gateway.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 }
 
 function expectRefusal(response: RawResponse, status: number, code: string, message: string) {
@@ -55,7 +57,7 @@ describe('API keys', () => {
   });
 
   it('refuses a request without a key: 401, UNAUTHENTICATED, WWW-Authenticate, no upstream call', async () => {
-    const response = await post(stack);
+    const response = await post(stack, {}, SEARCH);
     expectRefusal(response, 401, 'UNAUTHENTICATED', 'An API key is required in the x-api-key header');
     expect(response.headers['www-authenticate']).toBe('ApiKey realm="company-search", header="x-api-key"');
     expect(stack.lookup.counters.searchRequests + stack.lookup.counters.tokenRequests).toBe(0);

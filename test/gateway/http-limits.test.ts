@@ -9,6 +9,8 @@ import { startStack, type Stack } from '../support/stack.js';
 
 const APP = 'https://app.example.com';
 const QUERY = JSON.stringify({ query: '{ __typename }' });
+/** A search: had a refused request run, the lookup service would have counted it. */
+const SEARCH = JSON.stringify({ query: '{ searchCompanies(q: "refused before any work", jurisdiction: GB) { totalCount } }' });
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/graphql-response+json' };
 
 let stack: Stack;
@@ -63,7 +65,7 @@ async function logLinesUntil(from: number, until: RegExp): Promise<{ level: numb
 }
 
 describe('request body size', () => {
-  const big = JSON.stringify({ query: `{ __typename } # ${'x'.repeat(3_000)}` });
+  const big = JSON.stringify({ query: `{ searchCompanies(q: "refused before any work", jurisdiction: GB) { totalCount } } # ${'x'.repeat(3_000)}` });
 
   it('refuses a body whose Content-Length is over MAX_BODY_BYTES with 413, before reading it', async () => {
     const response = await post({}, big);
@@ -184,7 +186,7 @@ describe('refusals before the body is read', () => {
 
 describe('CSRF prevention', () => {
   it('refuses a cross-site browser request from an origin not in CORS_ALLOWED_ORIGINS', async () => {
-    const response = await post({ origin: 'https://evil.example', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' });
+    const response = await post({ origin: 'https://evil.example', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' }, SEARCH);
     expect(response.status).toBe(403);
     expect(JSON.parse(response.text)).toEqual({
       errors: [

@@ -1,6 +1,12 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/gateway/config.js';
-import { send } from '../support/raw-request.js';
+import { ExecutionRecord } from '../../src/gateway/execution-record.js';
+import { createLogger } from '../../src/gateway/logger.js';
+import { createGateway } from '../../src/gateway/yoga.js';
+import type { UpstreamClient } from '../../src/upstream/client.js';
+import { messagesOf, send } from '../support/raw-request.js';
 import { startStack, type Stack } from '../support/stack.js';
 
 /** The settings an environment gives, as startStack takes them. */
@@ -40,7 +46,7 @@ describe('production mode (NODE_ENV=production)', () => {
   it('refuses introspection, but not __typename', async () => {
     const refused = await stack.post({ query: INTROSPECTION });
     expect(refused.status).toBe(400);
-    expect(JSON.parse(refused.text).errors.map((error: { message: string }) => error.message)).toEqual([
+    expect(messagesOf(refused.text)).toEqual([
       'GraphQL introspection has been disabled, but the requested query contained the field "__schema".',
       'GraphQL introspection has been disabled, but the requested query contained the field "queryType".',
     ]);
@@ -51,10 +57,38 @@ describe('production mode (NODE_ENV=production)', () => {
   it('gives no field suggestions', async () => {
     const { status, text } = await stack.post({ query: TYPO });
     expect(status).toBe(400);
-    expect(JSON.parse(text).errors[0].message).toBe('Cannot query field "searchCompanie" on type "Query". [Suggestion hidden]');
+    expect(messagesOf(text)).toEqual(['Cannot query field "searchCompanie" on type "Query". [Suggestion hidden]']);
   });
 
-  it('puts no stack trace or original error in answers, even when NODE_ENV=development is in the process environment', async () => {
+  it('masks an unexpected error, with no stack trace or original message, even when NODE_ENV=development is in the process environment', async () => {
+    process.env.NODE_ENV = 'development';
+    // A bug inside the gateway: no real upstream can make one, so the client is a stand-in that throws.
+    const broken = {
+      searchPage: () => {
+        throw new TypeError('internal detail at src/upstream/client.ts:42');
+      },
+    } as unknown as UpstreamClient;
+    const config = readConfig({ NODE_ENV: 'production', ALLOW_ANONYMOUS: 'true' });
+    const gateway = createGateway({ upstream: broken, limits: { maxQueryLength: 200 }, requestDeadlineMs: 1_000, logger: createLogger('silent'), protection: config });
+    const server = createServer((request, response) => void gateway(request, response, { execution: new ExecutionRecord() }));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { text } = await send(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+        body: JSON.stringify({ query: '{ searchCompanies(q: "holdings", jurisdiction: GB) { totalCount } }' }),
+      });
+      expect(JSON.parse(text)).toEqual({
+        data: null,
+        errors: [{ message: 'Unexpected error.', locations: [{ line: 1, column: 3 }], path: ['searchCompanies'], extensions: { code: 'INTERNAL_SERVER_ERROR' } }],
+      });
+      expect(text).not.toMatch(/internal detail|client\.ts|stack/);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('passes a deliberate error on as it is, with no stack trace, even when NODE_ENV=development is in the process environment', async () => {
     process.env.NODE_ENV = 'development';
     const { text } = await stack.post({ query: '{ node(id: "not-an-id") { id } }' });
     expect(JSON.parse(text)).toEqual({
@@ -80,7 +114,7 @@ describe('production mode (NODE_ENV=production)', () => {
       expect(page.status).toBe(200);
       expect(page.text).toContain('<title>Company search</title>');
       expect(JSON.parse((await open.post({ query: INTROSPECTION })).text)).toEqual({ data: { __schema: { queryType: { name: 'Query' } } } });
-      expect(JSON.parse((await open.post({ query: TYPO })).text).errors[0].message).toContain('[Suggestion hidden]');
+      expect(messagesOf((await open.post({ query: TYPO })).text)[0]).toContain('[Suggestion hidden]');
     } finally {
       await open.close();
     }
@@ -97,7 +131,7 @@ describe('development mode (the default)', () => {
   it('serves GraphiQL and introspection, and suggests fields', async () => {
     expect((await send(stack.gateway.url, { headers: { accept: 'text/html' } })).status).toBe(200);
     expect(JSON.parse((await stack.post({ query: INTROSPECTION })).text)).toEqual({ data: { __schema: { queryType: { name: 'Query' } } } });
-    expect(JSON.parse((await stack.post({ query: TYPO })).text).errors[0].message).toBe(
+    expect(messagesOf((await stack.post({ query: TYPO })).text)[0]).toBe(
       'Cannot query field "searchCompanie" on type "Query". Did you mean "searchCompanies"?',
     );
   });

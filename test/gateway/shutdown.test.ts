@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.js';
@@ -8,6 +9,11 @@ beforeAll(async () => {
   stack = await startStack({ lookup: { searchLatencyMs: 300 } });
 });
 afterAll(() => stack.lookup.close());
+
+const searchRequest = (q: string) => {
+  const body = JSON.stringify({ query: `{ searchCompanies(q: "${q}", jurisdiction: "GB") { totalCount } }` });
+  return `POST /graphql HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+};
 
 describe('shutdown', () => {
   it('finishes the request in flight, then closes keep-alive connections without waiting for them to time out', async () => {
@@ -32,5 +38,29 @@ describe('shutdown', () => {
     // The search takes 300 ms; an idle keep-alive socket left open would hold close() for seconds more.
     expect(performance.now() - closingAt).toBeLessThan(2_000);
     await agent.close();
+  });
+
+  it('answers a request that arrives on a kept-alive connection once shutdown has begun with Connection: close', async () => {
+    const own = await startStack({ lookup: { searchLatencyMs: 300 } });
+    try {
+      const { port } = new URL(own.gateway.url);
+      const socket = connect(Number(port), '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      const ended = new Promise((resolve) => socket.on('close', resolve));
+      socket.write(searchRequest('Zebra Quantum'));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const closed = own.gateway.close();
+      // Sent while the first is still being answered, on a connection shutdown could not close yet.
+      socket.write(searchRequest('Quantum Zebra'));
+      await ended;
+      await closed;
+      const heads = received.split('HTTP/1.1 ').slice(1).map((answer) => answer.slice(0, answer.indexOf('\r\n\r\n')));
+      expect(heads).toHaveLength(2);
+      expect(heads.map((head) => head.slice(0, 3))).toEqual(['200', '200']);
+      expect(heads[1]).toMatch(/^connection: close$/im);
+    } finally {
+      await own.lookup.close();
+    }
   });
 });

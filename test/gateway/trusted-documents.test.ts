@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, readConfig } from '../../src/gateway/config.js';
+import { readConfig } from '../../src/gateway/config.js';
 import { readTrustedDocuments } from '../../src/gateway/trusted-documents.js';
 import { DashboardSearchDocument } from '../generated/graphql.js';
+import { problemsOf } from '../support/config-problems.js';
 import { startStack, type Stack } from '../support/stack.js';
 
 const MANIFEST = fileURLToPath(new URL('../generated/persisted-documents.json', import.meta.url));
@@ -114,18 +115,10 @@ describe('reading a manifest', () => {
     expect(readConfig({ TRUSTED_DOCUMENTS: MANIFEST })).toMatchObject({ allowArbitraryOperations: false });
     expect(readConfig({ TRUSTED_DOCUMENTS: MANIFEST, ALLOW_ARBITRARY_OPERATIONS: 'true' })).toMatchObject({ allowArbitraryOperations: true });
     expect(readConfig({})).toMatchObject({ trustedDocuments: undefined, allowArbitraryOperations: true });
-    const problems = (env: Record<string, string>) => {
-      try {
-        readConfig(env);
-        return [];
-      } catch (error) {
-        return (error as ConfigError).problems;
-      }
-    };
-    expect(problems({ ALLOW_ARBITRARY_OPERATIONS: 'false' })).toEqual([
+    expect(problemsOf({ ALLOW_ARBITRARY_OPERATIONS: 'false' })).toEqual([
       'ALLOW_ARBITRARY_OPERATIONS=false needs TRUSTED_DOCUMENTS, the manifest of the operations to allow',
     ]);
-    expect(problems({ TRUSTED_DOCUMENTS: join(dir, 'nope.json') })).toEqual([
+    expect(problemsOf({ TRUSTED_DOCUMENTS: join(dir, 'nope.json') })).toEqual([
       `TRUSTED_DOCUMENTS: cannot read ${join(dir, 'nope.json')}: ENOENT`,
     ]);
   });
