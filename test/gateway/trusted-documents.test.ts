@@ -31,6 +31,13 @@ describe('trusted documents only', () => {
     expect(JSON.parse(text)).toEqual(expected);
   });
 
+  it('runs a trusted document by its documentId in a GET query string', async () => {
+    const search = new URLSearchParams({ documentId: dashboardId, variables: JSON.stringify(variables) });
+    const { status, text } = await stack.get(`/graphql?${search}`);
+    expect(status).toBe(200);
+    expect(JSON.parse(text)).toEqual(expected);
+  });
+
   it("accepts Apollo's persistedQuery extension with the bare digest", async () => {
     const { status, text } = await stack.post({
       variables,

@@ -36,8 +36,9 @@ export function useTrustedDocuments({ manifest, allowArbitraryOperations }: Trus
   });
 }
 
-function documentIdOf(params: GraphQLParams & { [DOCUMENT_ID_PARAM]?: unknown }): string | null {
-  const id = params[DOCUMENT_ID_PARAM];
+/** Yoga keeps `extraParamNames` from a body, but reads only its own parameters from a GET query string. */
+function documentIdOf(params: GraphQLParams & { [DOCUMENT_ID_PARAM]?: unknown }, request: Request): string | null {
+  const id = params[DOCUMENT_ID_PARAM] ?? (request.method === 'GET' ? new URL(request.url).searchParams.get(DOCUMENT_ID_PARAM) : null);
   if (typeof id === 'string') return id;
   const persisted = (params.extensions as { persistedQuery?: { version?: unknown; sha256Hash?: unknown } } | undefined)?.persistedQuery;
   return persisted?.version === 1 && typeof persisted.sha256Hash === 'string' ? `sha256:${persisted.sha256Hash}` : null;
