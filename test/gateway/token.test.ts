@@ -118,13 +118,20 @@ describe.concurrent('renewal before expiry', () => {
     }
   });
 
-  it('keeps the valid token and waits before retrying when early renewal fails', async () => {
+  /** A stack whose token is inside its refresh window, with a token endpoint that now answers 503, after `tokenLatencyMs`. */
+  async function insideRefreshWindowWithFailingRenewal(tokenLatencyMs: number): Promise<Stack> {
     const failing = await startStack({ lookup: { tokenLifetimeSeconds: LIFETIME_SECONDS } });
+    const startedAt = Date.now();
+    await failing.execute(DashboardSearchDocument, { q: 'failing first', jurisdiction: 'GB' });
+    failing.lookup.knobs.failToken({ status: 503 }, Infinity);
+    failing.lookup.knobs.tokenLatencyMs = tokenLatencyMs;
+    await new Promise((resolve) => setTimeout(resolve, startedAt + INSIDE_REFRESH_WINDOW_MS - Date.now()));
+    return failing;
+  }
+
+  it('keeps the valid token and waits before retrying when early renewal fails', async () => {
+    const failing = await insideRefreshWindowWithFailingRenewal(0);
     try {
-      const startedAt = Date.now();
-      await failing.execute(DashboardSearchDocument, { q: 'failing one', jurisdiction: 'GB' });
-      failing.lookup.knobs.failToken({ status: 503 }, Infinity);
-      await new Promise((resolve) => setTimeout(resolve, startedAt + INSIDE_REFRESH_WINDOW_MS - Date.now()));
       const responses = [];
       for (let i = 0; i < 10; i++) {
         responses.push(await failing.execute(DashboardSearchDocument, { q: `failing ${i}`, jurisdiction: 'GB' }));
@@ -140,13 +147,8 @@ describe.concurrent('renewal before expiry', () => {
   });
 
   it('warns once about a failed early renewal, however many searches ran while it was under way', async () => {
-    const failing = await startStack({ lookup: { tokenLifetimeSeconds: LIFETIME_SECONDS } });
+    const failing = await insideRefreshWindowWithFailingRenewal(200);
     try {
-      const startedAt = Date.now();
-      await failing.execute(DashboardSearchDocument, { q: 'slow failing one', jurisdiction: 'GB' });
-      failing.lookup.knobs.failToken({ status: 503 }, Infinity);
-      failing.lookup.knobs.tokenLatencyMs = 200;
-      await new Promise((resolve) => setTimeout(resolve, startedAt + INSIDE_REFRESH_WINDOW_MS - Date.now()));
       const responses = await Promise.all(
         Array.from({ length: 10 }, (_, i) => failing.execute(DashboardSearchDocument, { q: `slow failing ${i}`, jurisdiction: 'GB' })),
       );
