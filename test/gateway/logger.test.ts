@@ -1,5 +1,9 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { accessLoggerOf, createLogger } from '../../src/gateway/logger.js';
+import { accessLoggerOf, bufferedDestination, createLogger, LOG_BUFFER_BYTES, LOG_FLUSH_INTERVAL_MS } from '../../src/gateway/logger.js';
 
 describe('createLogger', () => {
   it('redacts credential fields wherever a caller puts them', () => {
@@ -45,5 +49,44 @@ describe('accessLoggerOf', () => {
         msg: 'request',
       },
     ]);
+  });
+});
+
+describe('bufferedDestination', () => {
+  it('holds short lines back, then writes them together within LOG_FLUSH_INTERVAL_MS', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'gateway-log-'));
+    const file = join(directory, 'out.log');
+    const logger = createLogger('info', bufferedDestination(file));
+    try {
+      const written = () => readFile(file, 'utf8').catch(() => '');
+      logger.info({ n: 1 }, 'first');
+      logger.info({ n: 2 }, 'second');
+      // An unbuffered asynchronous write lands well within this.
+      await setTimeout(100);
+      expect(await written()).toBe('');
+
+      const deadline = Date.now() + LOG_FLUSH_INTERVAL_MS * 3;
+      while ((await written()) === '' && Date.now() < deadline) await setTimeout(50);
+      expect((await written()).trimEnd().split('\n').map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(['first', 'second']);
+    } finally {
+      logger.flush();
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('writes a full buffer at once', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'gateway-log-'));
+    const file = join(directory, 'out.log');
+    const logger = createLogger('info', bufferedDestination(file));
+    try {
+      const padding = 'x'.repeat(200);
+      const lines = Math.ceil(LOG_BUFFER_BYTES / padding.length) + 1;
+      for (let n = 0; n < lines; n += 1) logger.info({ n, padding }, 'line');
+      await setTimeout(100);
+      expect((await readFile(file, 'utf8')).length).toBeGreaterThan(LOG_BUFFER_BYTES);
+    } finally {
+      logger.flush();
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 });
