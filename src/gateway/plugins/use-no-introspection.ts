@@ -12,6 +12,7 @@ import {
   type ValidationContext,
 } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+import { perOperation } from './per-operation.js';
 
 /** The introspection field a client may still ask, on the query type, for an answer of null. */
 const TYPE_LOOKUP = '__type';
@@ -31,7 +32,7 @@ export function useNoIntrospection(): Plugin {
       addValidationRule(noIntrospectionButTypeLookups);
     },
     onExecute({ args }) {
-      const keys = typeLookupKeys(args.document, args.operationName ?? undefined);
+      const keys = typeLookupKeys(args.document, args.operationName);
       if (keys.size === 0) return undefined;
       return {
         onExecuteDone({ result, setResult }) {
@@ -70,7 +71,7 @@ function noIntrospectionButTypeLookups(context: ValidationContext): ASTVisitor {
 }
 
 /** The response keys of the operation's `__type` fields, fragments followed. */
-function typeLookupKeys(document: DocumentNode, operationName: string | undefined): Set<string> {
+const typeLookupKeys = perOperation((document: DocumentNode, operationName: string | undefined): ReadonlySet<string> => {
   const keys = new Set<string>();
   const operation = getOperationAST(document, operationName);
   if (operation?.operation !== 'query') return keys;
@@ -97,4 +98,4 @@ function typeLookupKeys(document: DocumentNode, operationName: string | undefine
   };
   collect(operation.selectionSet);
   return keys;
-}
+});

@@ -9,10 +9,13 @@ import {
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
+  type GraphQLField,
   type GraphQLSchema,
+  type SelectionNode,
   type SelectionSetNode,
 } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { perOperation } from './per-operation.js';
 
 /** The Query fields that each cost an upstream search. */
 export const UPSTREAM_SEARCH_FIELDS = ['searchCompanies', 'company', 'node'];
@@ -33,8 +36,14 @@ export function useUpstreamSearchBudget({ maxSearches }: UpstreamSearchBudgetOpt
   if (!Number.isInteger(maxSearches) || maxSearches < 1) {
     throw new RangeError(`maxSearches must be a whole number of at least 1, got ${maxSearches}`);
   }
+  let searchFieldCount: ReturnType<typeof perOperation<number>> | undefined;
   return {
+    onSchemaChange({ schema }) {
+      searchFieldCount = perOperation((document, operationName) => countSearchFields(schema, document, operationName));
+    },
     onExecute({ args }) {
+      // Each search field starts at most one search, so an operation with no more of them than allowed needs no count.
+      if ((searchFieldCount?.(args.document, args.operationName) ?? Number.POSITIVE_INFINITY) <= maxSearches) return;
       const searches = countUpstreamSearches(args.schema, args.document, args.operationName, args.variableValues);
       if (searches > maxSearches) {
         throw createGraphQLError(
@@ -46,6 +55,13 @@ export function useUpstreamSearchBudget({ maxSearches }: UpstreamSearchBudgetOpt
   };
 }
 
+/** The search fields of the operation, each fragment counted wherever it is spread, whatever @skip and @include say. */
+function countSearchFields(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): number {
+  let count = 0;
+  visitSearchFields(schema, document, operationName, () => true, () => (count += 1));
+  return count;
+}
+
 /** Distinct upstream searches the operation would start; 0 when it cannot run anyway (execution reports why). */
 function countUpstreamSearches(
   schema: GraphQLSchema,
@@ -54,31 +70,44 @@ function countUpstreamSearches(
   rawVariables: Readonly<Record<string, unknown>> | null | undefined,
 ): number {
   const operation = getOperationAST(document, operationName);
-  const queryType = schema.getQueryType();
-  if (!operation || operation.operation !== 'query' || !queryType) return 0;
+  if (!operation) return 0;
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables ?? {});
   if (coerced.errors) return 0;
   const variables = coerced.coerced;
+  const searches = new Set<string>();
+  const included = (node: SelectionNode) =>
+    getDirectiveValues(GraphQLSkipDirective, node, variables)?.['if'] !== true &&
+    getDirectiveValues(GraphQLIncludeDirective, node, variables)?.['if'] !== false;
+  visitSearchFields(schema, document, operationName, included, (field, node) => {
+    const args = argumentValues(field, node, variables);
+    // Arguments that cannot be read fail the field before it calls upstream.
+    // getArgumentValues builds its object in the schema's argument order, so argument order in the query changes no key.
+    if (args !== undefined) searches.add(`${field.name}${JSON.stringify(args)}`);
+  });
+  return searches.size;
+}
+
+/** Calls `onSearchField` for each UPSTREAM_SEARCH_FIELDS field of a query operation that `included` lets through, fragments followed. */
+function visitSearchFields(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  included: (node: SelectionNode) => boolean,
+  onSearchField: (field: GraphQLField<unknown, unknown>, node: FieldNode) => void,
+): void {
+  const operation = getOperationAST(document, operationName);
+  const queryType = schema.getQueryType();
+  if (!operation || operation.operation !== 'query' || !queryType) return;
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
-
-  const searches = new Set<string>();
-  const included = (node: { directives?: FieldNode['directives'] }) =>
-    getDirectiveValues(GraphQLSkipDirective, node, variables)?.['if'] !== true &&
-    getDirectiveValues(GraphQLIncludeDirective, node, variables)?.['if'] !== false;
   const visit = (selectionSet: SelectionSetNode, seen: ReadonlySet<string>) => {
     for (const selection of selectionSet.selections) {
       if (!included(selection)) continue;
       if (selection.kind === Kind.FIELD) {
         const field = queryType.getFields()[selection.name.value];
-        if (field && UPSTREAM_SEARCH_FIELDS.includes(field.name)) {
-          const args = argumentValues(field, selection, variables);
-          // Arguments that cannot be read fail the field before it calls upstream.
-          // getArgumentValues builds its object in the schema's argument order, so argument order in the query changes no key.
-          if (args !== undefined) searches.add(`${field.name}${JSON.stringify(args)}`);
-        }
+        if (field && UPSTREAM_SEARCH_FIELDS.includes(field.name)) onSearchField(field, selection);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         visit(selection.selectionSet, seen);
       } else {
@@ -90,7 +119,6 @@ function countUpstreamSearches(
     }
   };
   visit(operation.selectionSet, new Set());
-  return searches.size;
 }
 
 function argumentValues(...args: Parameters<typeof getArgumentValues>): Record<string, unknown> | undefined {
