@@ -49,6 +49,8 @@ export class ResponseCache {
       // Keys are Latin-1 (see keyOf), which V8 stores at one byte a character.
       sizeCalculation: (answer, key) => answer.body.length + key.length + ENTRY_OVERHEAD_BYTES,
       ttl: options.maxTtlMs,
+      // A clock reading per check instead of lru-cache's 1 ms timer per access (see the search cache in upstream/client.ts).
+      ttlResolution: 0,
     });
   }
 
