@@ -4,7 +4,7 @@ import { gatewayEnv } from './gateway-env.js';
 import type { BenchOptions } from './options.js';
 import type { CpuPlan } from './pinning.js';
 import { MachineLoad } from './machine-load.js';
-import { BenchChild, childPids } from './processes.js';
+import { BenchChild, childPids, type ChildKind } from './processes.js';
 import type { GatewayStats, LookupCounts, LookupStarted, ProcessStats, ServerStarted } from './protocol.js';
 import { QuerySource } from './queries.js';
 
@@ -24,6 +24,8 @@ export interface BenchContext {
   /** The gateway of the hot and cold scenarios. */
   gateway: Server;
   baseline: Server;
+  /** The cold scenario's bare proxy in front of the lookup service (children/proxy-server.ts). */
+  proxy: Server;
   /** Another gateway process in front of the same lookup service. */
   startGateway(name: string, env: Record<string, string>): Promise<Server>;
   lookupCounts(): Promise<LookupCounts>;
@@ -57,12 +59,15 @@ export async function startContext(options: BenchOptions, cpus: CpuPlan): Promis
     };
     const profileFlags = options.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(options.cpuProfDir)}`];
 
-    const [gateway, baseline] = await Promise.all([
+    const startServer = async (name: string, kind: ChildKind, params?: unknown): Promise<Server> => {
+      const child = await spawn({ name, kind, role: 'server', cpus });
+      return { child, url: (await child.call<ServerStarted>('start', params)).url };
+    };
+
+    const [gateway, baseline, proxy] = await Promise.all([
       startGateway('gateway', MAIN_GATEWAY_ENV, profileFlags),
-      spawn({ name: 'baseline', kind: 'baseline-server', role: 'server', cpus }).then(async (child) => ({
-        child,
-        url: (await child.call<ServerStarted>('start')).url,
-      })),
+      startServer('baseline', 'baseline-server'),
+      startServer('proxy', 'proxy-server', started),
     ]);
     return {
       options,
@@ -73,6 +78,7 @@ export async function startContext(options: BenchOptions, cpus: CpuPlan): Promis
       lookup: { child: lookupChild, started },
       gateway,
       baseline,
+      proxy,
       startGateway: (name, env) => startGateway(name, env),
       lookupCounts: () => lookupChild.call<LookupCounts>('counters'),
       stop,

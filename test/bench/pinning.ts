@@ -10,7 +10,7 @@ export interface CpuPlan {
 }
 
 /**
- * `server`: the processes under test (gateway, baseline), alone on their core.
+ * `server`: the processes under test (gateway, baseline, bare proxy), alone on their core.
  * `upstream`: the lookup service, on the load generator's core, so that its
  * work never competes with the gateway's and cold latency shows the gateway's
  * own cost; the load it shares the core with is light in the cold scenario.
@@ -31,7 +31,7 @@ export function planCpus(): CpuPlan {
   const pinned = spawnSync('taskset', ['-a', '-pc', String(loadCpu), String(process.pid)], { encoding: 'utf8' });
   if (pinned.status !== 0) return unpinned(`taskset failed: ${pinned.stderr.trim()}`);
   return {
-    description: `taskset: gateway and baseline on CPU ${serverCpu}; load generator and lookup service on CPU ${loadCpu}`,
+    description: `taskset: gateway, baseline and bare proxy on CPU ${serverCpu}; load generator and lookup service on CPU ${loadCpu}`,
     command: (role, nodeArgs) => ({
       file: 'taskset',
       args: ['-c', String(role === 'server' ? serverCpu : loadCpu), process.execPath, ...nodeArgs],

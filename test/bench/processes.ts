@@ -19,7 +19,7 @@ export function childPids(): number[] {
   return [...running].flatMap((child) => (child.pid === undefined ? [] : [child.pid]));
 }
 
-export type ChildKind = 'lookup-service' | 'gateway-server' | 'baseline-server';
+export type ChildKind = 'lookup-service' | 'gateway-server' | 'baseline-server' | 'proxy-server';
 
 export interface ChildOptions {
   /** Name in the output, e.g. "gateway". */

@@ -1,36 +1,41 @@
-import { request } from 'undici';
 import { cpuUs, type BenchContext } from '../context.js';
 import { LoadClient } from '../load.js';
 import { checkSearchAnswer, graphqlRequest, SEARCH_COMPANIES } from '../operations.js';
 import { QueryCursor } from '../queries.js';
 import { runInterleaved, summarize, type Contender, type Summary } from '../rounds.js';
+import { serviceToken } from '../service-token.js';
 
 export interface ColdResult {
   concurrency: number;
   /** The lookup service called directly, with a token, by the same load. */
   upstream: Summary;
+  /** A bare node:http proxy (children/proxy-server.ts): the least any gateway adds. */
+  proxy: Summary;
   gateway: Summary;
   addedP50Ms: number;
   addedP99Ms: number;
+  /** What the bare proxy adds over the upstream: the floor under `addedP50Ms` and `addedP99Ms` on this machine. */
+  proxyAddedP50Ms: number;
+  proxyAddedP99Ms: number;
 }
 
-/** Upper bound of searches one contender can use: its warm-up, then rounds in which none answers faster than the upstream's latency. */
+/**
+ * The upstream's largest page, which is what the gateway asks it for whatever
+ * the client's page size: asking for it everywhere gives the lookup service
+ * the same work for every contender.
+ */
+const PAGE_SIZE = 50;
+
+/**
+ * Upper bound of searches one contender can use: its warm-up, then rounds in
+ * which none answers faster than the upstream's latency. Every contender's
+ * cursor walks the same sequence from its start, so this is all the source
+ * must hold, however many contenders there are.
+ */
 function searchesNeeded(context: BenchContext): number {
   const { rounds, roundMs, coldConcurrency, coldWarmupRequests, concurrency, upstreamLatencyMs } = context.options;
   const perSecond = (coldConcurrency * 1000) / Math.max(upstreamLatencyMs, 1);
   return Math.min(60_000, coldWarmupRequests + concurrency + Math.ceil(((rounds * roundMs) / 1000) * perSecond * 1.05) + coldConcurrency);
-}
-
-async function serviceToken(context: BenchContext): Promise<string> {
-  const { url, credentials } = context.lookup.started;
-  const response = await request(`${url}/v1/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_id: credentials.clientId, client_secret: credentials.clientSecret, grant_type: 'client_credentials' }),
-  });
-  const body = (await response.body.json()) as { access_token?: unknown };
-  if (response.statusCode !== 200 || typeof body.access_token !== 'string') throw new Error(`The lookup service issued no token (${response.statusCode})`);
-  return body.access_token;
 }
 
 function checkUpstreamAnswer(status: number, body: Buffer): string | undefined {
@@ -40,16 +45,18 @@ function checkUpstreamAnswer(status: number, body: Buffer): string | undefined {
 }
 
 /**
- * A new search on every request, against the upstream directly and through
- * the gateway, interleaved. Both walk the same sequence of searches, so both
- * see the same mix of answer sizes; the gateway never sees one twice.
+ * A new search on every request, against the upstream directly, through a
+ * bare proxy and through the gateway, interleaved. All walk the same sequence
+ * of searches, so all see the same mix of answer sizes; the gateway never
+ * sees one twice.
  */
 export async function runCold(context: BenchContext): Promise<ColdResult> {
-  const { options, gateway, lookup, checks } = context;
+  const { options, gateway, proxy, lookup, checks } = context;
   context.queries.prepare(searchesNeeded(context));
-  const token = await serviceToken(context);
+  const token = await serviceToken(lookup.started);
   const upstreamSearches = async () => (await context.lookupCounts()).searchRequests;
   const upstreamQueries = new QueryCursor(context.queries);
+  const proxyQueries = new QueryCursor(context.queries);
   const gatewayQueries = new QueryCursor(context.queries);
   const contenders: Contender[] = [
     {
@@ -59,7 +66,7 @@ export async function runCold(context: BenchContext): Promise<ColdResult> {
       plan: () => ({
         next: () => ({
           method: 'GET',
-          path: `/v1/company/search?${new URLSearchParams({ ...upstreamQueries.next(), pageSize: '50' })}`,
+          path: `/v1/company/search?${new URLSearchParams({ ...upstreamQueries.next(), pageSize: String(PAGE_SIZE) })}`,
           headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
         }),
         check: checkUpstreamAnswer,
@@ -67,11 +74,21 @@ export async function runCold(context: BenchContext): Promise<ColdResult> {
       probes: { serverCpuUs: () => cpuUs(lookup) },
     },
     {
+      name: 'bare proxy',
+      client: new LoadClient(proxy.url, options.coldConcurrency),
+      warmup: { client: new LoadClient(proxy.url, options.concurrency), requests: options.coldWarmupRequests },
+      plan: () => ({
+        next: () => graphqlRequest('/graphql', SEARCH_COMPANIES, { ...proxyQueries.next(), pageSize: PAGE_SIZE }),
+        check: checkSearchAnswer,
+      }),
+      probes: { serverCpuUs: () => cpuUs(proxy), upstreamCpuUs: () => cpuUs(lookup) },
+    },
+    {
       name: 'gateway',
       client: new LoadClient(gateway.url, options.coldConcurrency),
       warmup: { client: new LoadClient(gateway.url, options.concurrency), requests: options.coldWarmupRequests },
       plan: () => ({
-        next: () => graphqlRequest('/graphql', SEARCH_COMPANIES, { ...gatewayQueries.next(), pageSize: 50 }),
+        next: () => graphqlRequest('/graphql', SEARCH_COMPANIES, { ...gatewayQueries.next(), pageSize: PAGE_SIZE }),
         check: checkSearchAnswer,
       }),
       probes: { serverCpuUs: () => cpuUs(gateway), upstreamCpuUs: () => cpuUs(lookup), upstreamSearches },
@@ -85,10 +102,11 @@ export async function runCold(context: BenchContext): Promise<ColdResult> {
       return summarize(found);
     };
     const upstream = summaryOf('upstream');
+    const proxySummary = summaryOf('bare proxy');
     const gatewaySummary = summaryOf('gateway');
-    for (const [name, summary] of [['upstream', upstream], ['gateway', gatewaySummary]] as const) {
+    for (const [name, summary] of [['upstream', upstream], ['bare proxy', proxySummary], ['gateway', gatewaySummary]] as const) {
       checks.record(
-        `cold: every ${name} answer is 200 with results${name === 'gateway' ? ' and no errors' : ''}`,
+        `cold: every ${name} answer is 200 with results${name === 'upstream' ? '' : ' and no errors'}`,
         summary.failures === 0,
         summary.failures === 0 ? `${summary.requests} answers in measured rounds` : `${summary.failures} not: ${summary.failureSamples.join('; ')}`,
       );
@@ -104,9 +122,12 @@ export async function runCold(context: BenchContext): Promise<ColdResult> {
     return {
       concurrency: options.coldConcurrency,
       upstream,
+      proxy: proxySummary,
       gateway: gatewaySummary,
       addedP50Ms: gatewaySummary.p50Ms - upstream.p50Ms,
       addedP99Ms: gatewaySummary.p99Ms - upstream.p99Ms,
+      proxyAddedP50Ms: proxySummary.p50Ms - upstream.p50Ms,
+      proxyAddedP99Ms: proxySummary.p99Ms - upstream.p99Ms,
     };
   } finally {
     await Promise.all(contenders.flatMap(({ client, warmup }) => [client.close(), ...(warmup ? [warmup.client.close()] : [])]));
