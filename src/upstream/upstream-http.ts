@@ -1,4 +1,5 @@
-import { Pool, errors as undiciErrors } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { UpstreamBadResponseError, UpstreamTimeoutError, UpstreamUnavailableError } from './errors.js';
 import type { UpstreamLog } from './log.js';
 import { CircuitBreaker } from './resilience/circuit-breaker.js';
@@ -91,33 +92,17 @@ export class UpstreamHttp {
     try {
       this.#breaker.admit(where);
       let response: UpstreamResponse;
-      // A timer cleared when the call ends, unlike AbortSignal.timeout, whose timer
-      // outlives the call and fires later for every call made.
-      const abandon = new AbortController();
-      const timer = setTimeout(() => abandon.abort(), Math.max(1, expiresAt - Date.now()));
       try {
-        const answer = await this.#pool.request({
-          method: request.method,
-          path: `${this.#basePath}${request.endpoint}${search}`,
-          headers: request.headers,
-          body: request.body,
-          signal: abandon.signal,
-        });
-        response = {
-          status: answer.statusCode,
-          body: await answer.body.text(),
-          retryAfterMs: parseRetryAfter(answer.headers['retry-after']),
-        };
+        const answer = await exchange(
+          this.#pool,
+          { method: request.method, path: `${this.#basePath}${request.endpoint}${search}`, headers: request.headers, body: request.body },
+          expiresAt,
+          where,
+        );
+        response = { status: answer.statusCode, body: answer.body, retryAfterMs: parseRetryAfter(answer.headers['retry-after']) };
       } catch (error) {
         this.#breaker.recordFailure();
-        if (abandon.signal.aborted) {
-          throw new UpstreamTimeoutError(`Company lookup service gave no answer for ${where} within the request deadline`, {
-            cause: error,
-          });
-        }
-        throw describeTransportError(error, where);
-      } finally {
-        clearTimeout(timer);
+        throw error instanceof UpstreamTimeoutError ? error : describeTransportError(error, where);
       }
       if (response.status >= 500 || response.status === 429) {
         this.#breaker.recordFailure({ rateLimited: response.status === 429, retryAfterMs: response.retryAfterMs });
@@ -133,6 +118,56 @@ export class UpstreamHttp {
   close(): Promise<void> {
     return this.#pool.close();
   }
+}
+
+interface Exchanged {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * One request and its whole answer, through the pool's handler API: the body
+ * is gathered as bytes, with none of the stream, AbortController and abort
+ * listener that `request()` sets up for each call. Abandoned at `expiresAt` by
+ * a timer cleared when the call ends; a call still waiting for its socket then
+ * is aborted as soon as it gets one, and its caller is answered at once.
+ */
+function exchange(pool: Pool, options: Dispatcher.DispatchOptions, expiresAt: number, where: string): Promise<Exchanged> {
+  return new Promise((resolve, reject) => {
+    const deadlinePassed = () => new UpstreamTimeoutError(`Company lookup service gave no answer for ${where} within the request deadline`);
+    let controller: Dispatcher.DispatchController | undefined;
+    let abandoned = false;
+    const timer = setTimeout(() => {
+      abandoned = true;
+      if (controller) controller.abort(deadlinePassed());
+      else reject(deadlinePassed());
+    }, Math.max(1, expiresAt - Date.now()));
+    let statusCode = 0;
+    let headers: IncomingHttpHeaders = {};
+    const chunks: Buffer[] = [];
+    pool.dispatch(options, {
+      onRequestStart(started) {
+        controller = started;
+        if (abandoned) started.abort(deadlinePassed());
+      },
+      onResponseStart(_, status, responseHeaders) {
+        statusCode = status;
+        headers = responseHeaders;
+      },
+      onResponseData(_, chunk) {
+        chunks.push(chunk);
+      },
+      onResponseEnd() {
+        clearTimeout(timer);
+        resolve({ statusCode, headers, body: Buffer.concat(chunks).toString('utf8') });
+      },
+      onResponseError(_, error) {
+        clearTimeout(timer);
+        reject(error);
+      },
+    });
+  });
 }
 
 function describeTransportError(error: unknown, where: string): unknown {

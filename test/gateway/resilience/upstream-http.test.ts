@@ -1,0 +1,41 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startLookupService, type LookupService } from '../../../src/lookup-service/index.js';
+import { UpstreamTimeoutError } from '../../../src/upstream/errors.js';
+import { UpstreamHttp } from '../../../src/upstream/upstream-http.js';
+
+const quiet = { debug: () => {}, info: () => {}, warn: () => {} };
+
+let lookup: LookupService | undefined;
+let http: UpstreamHttp | undefined;
+afterEach(async () => {
+  await http?.close();
+  await lookup?.close();
+  http = lookup = undefined;
+});
+
+describe('UpstreamHttp', () => {
+  it('answers UPSTREAM_TIMEOUT at the deadline to a call still waiting for a connection, while the call ahead of it goes on', async () => {
+    lookup = await startLookupService({ searchLatencyMs: 800 });
+    // One connection and room for two calls: the second waits in the pool for the first to finish.
+    http = new UpstreamHttp({
+      baseUrl: new URL(lookup.url),
+      connections: 1,
+      connectTimeoutMs: 1_000,
+      headersTimeoutMs: 5_000,
+      bodyTimeoutMs: 5_000,
+      maxResponseBytes: 1_000_000,
+      maxInFlight: 2,
+      breaker: { failureThreshold: 100, cooldownMs: 1_000 },
+      log: quiet,
+    });
+    const search = { method: 'GET', endpoint: '/v1/company/search', query: { q: 'harbour', jurisdiction: 'GB' } } as const;
+    const startedAt = performance.now();
+    const ahead = http.request(search, Date.now() + 5_000);
+    const waiting = http.request(search, Date.now() + 200);
+
+    await expect(waiting).rejects.toBeInstanceOf(UpstreamTimeoutError);
+    expect(performance.now() - startedAt).toBeLessThan(600);
+    // No token was sent, so the lookup service answers 401: what matters is that the first call was answered at all.
+    expect((await ahead).status).toBe(401);
+  });
+});
