@@ -35,11 +35,48 @@ export function readSearchResponse(body: string, searchedJurisdiction: string, w
   }
   const invalidFields: string[] = [];
   const slots = parsed.results.map((result: unknown, index) =>
-    readCompany(result, searchedJurisdiction, new FieldReport(`results[${index}]`, '', invalidFields)),
+    readCompany(result, searchedJurisdiction, FieldReport.forResult(index, invalidFields)),
   );
   if (!isCount(parsed.total)) invalidFields.push('total');
   const total = isCount(parsed.total) ? parsed.total : slots.length;
   return { slots, total: Math.max(total, slots.length), invalidFields };
+}
+
+/**
+ * A place in the payload, e.g. `results[3].avatar`. Its paths are only built
+ * when an invalid field there needs them: nearly every place is read clean,
+ * and a search reads hundreds of them.
+ */
+class Place {
+  #path: string | undefined;
+  #within: string | undefined;
+
+  constructor(
+    private readonly parent: Place | undefined,
+    /** The step from the parent; for a result, its index in `results`. */
+    private readonly key: string | number,
+  ) {}
+
+  /** Path from the top of the body, e.g. `results[3].avatar`. */
+  get path(): string {
+    this.#path ??= this.parent === undefined ? `results[${this.key}]` : stepped(this.parent.path, this.key);
+    return this.#path;
+  }
+
+  /** Path within the result, e.g. `avatar`. */
+  get within(): string {
+    this.#within ??= this.parent === undefined ? '' : this.parent.inside(this.key);
+    return this.#within;
+  }
+
+  /** The path within the result of `key` below this place. */
+  inside(key: string | number): string {
+    return typeof key === 'number' ? `${this.within}[${key}]` : this.within === '' ? key : `${this.within}.${key}`;
+  }
+}
+
+function stepped(path: string, key: string | number): string {
+  return typeof key === 'number' ? `${path}[${key}]` : `${path}.${key}`;
 }
 
 /**
@@ -49,30 +86,30 @@ export function readSearchResponse(body: string, searchedJurisdiction: string, w
  */
 class FieldReport {
   constructor(
-    /** Path from the top of the body, e.g. `results[3].avatar`. */
-    readonly path: string,
-    /** Path within the result, e.g. `avatar`. */
-    readonly within: string,
+    private readonly place: Place,
     private readonly sink: string[],
     private readonly target: Record<string, string> = {},
   ) {}
 
+  /** The report for result `index` of the payload. */
+  static forResult(index: number, sink: string[]): FieldReport {
+    return new FieldReport(new Place(undefined, index), sink);
+  }
+
   /** The report for a place below this one, feeding the same object. */
   below(key: string | number): FieldReport {
-    const path = typeof key === 'number' ? `${this.path}[${key}]` : `${this.path}.${key}`;
-    const within = typeof key === 'number' ? `${this.within}[${key}]` : this.#inside(key);
-    return new FieldReport(path, within, this.sink, this.target);
+    return new FieldReport(new Place(this.place, key), this.sink, this.target);
   }
 
   /** The report for a new object read at this place: its invalid fields are its own. */
   forObject(): FieldReport {
-    return new FieldReport(this.path, this.within, this.sink);
+    return new FieldReport(this.place, this.sink);
   }
 
   /** Records the value at this place as invalid, feeding these `fields` of the object. */
   invalid(...fields: string[]): null {
-    this.sink.push(this.path);
-    for (const field of fields) this.target[field] = this.within;
+    this.sink.push(this.place.path);
+    for (const field of fields) this.target[field] = this.place.within;
     return null;
   }
 
@@ -91,18 +128,14 @@ class FieldReport {
     if (value === undefined || value === null) return null;
     const accepted = accept(value);
     if (accepted !== null) return accepted;
-    this.sink.push(`${this.path}.${key}`);
-    if (field !== null) this.target[field] = this.#inside(key);
+    this.sink.push(stepped(this.place.path, key));
+    if (field !== null) this.target[field] = this.place.inside(key);
     return null;
   }
 
   /** `{ invalid }` to spread into the object read, or nothing when all its fields were readable. */
   fields(): { invalid?: InvalidFields } {
     return Object.keys(this.target).length === 0 ? {} : { invalid: this.target };
-  }
-
-  #inside(key: string): string {
-    return this.within === '' ? key : `${this.within}.${key}`;
   }
 }
 
