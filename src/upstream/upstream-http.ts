@@ -89,30 +89,36 @@ export class UpstreamHttp {
     const where = `${request.method} ${request.endpoint}`;
     const search = request.query ? `?${new URLSearchParams(request.query)}` : '';
     const release = await this.#limit.acquire(expiresAt, where);
+    let call: Promise<Exchanged>;
     try {
       this.#breaker.admit(where);
-      let response: UpstreamResponse;
-      try {
-        const answer = await exchange(
-          this.#pool,
-          { method: request.method, path: `${this.#basePath}${request.endpoint}${search}`, headers: request.headers, body: request.body },
-          expiresAt,
-          where,
-        );
-        response = { status: answer.statusCode, body: answer.body, retryAfterMs: parseRetryAfter(answer.headers['retry-after']) };
-      } catch (error) {
-        this.#breaker.recordFailure();
-        throw error instanceof UpstreamTimeoutError ? error : describeTransportError(error, where);
-      }
-      if (response.status >= 500 || response.status === 429) {
-        this.#breaker.recordFailure({ rateLimited: response.status === 429, retryAfterMs: response.retryAfterMs });
-      } else {
-        this.#breaker.recordSuccess();
-      }
-      return response;
-    } finally {
+      // The slot comes back when undici is done with the call, not when its caller stops
+      // waiting: a call answered at its deadline may still sit in the pool's queue.
+      call = exchange(
+        this.#pool,
+        { method: request.method, path: `${this.#basePath}${request.endpoint}${search}`, headers: request.headers, body: request.body },
+        expiresAt,
+        where,
+        release,
+      );
+    } catch (error) {
       release();
+      throw error;
     }
+    let response: UpstreamResponse;
+    try {
+      const answer = await call;
+      response = { status: answer.statusCode, body: answer.body, retryAfterMs: parseRetryAfter(answer.headers['retry-after']) };
+    } catch (error) {
+      this.#breaker.recordFailure();
+      throw error instanceof UpstreamTimeoutError ? error : describeTransportError(error, where);
+    }
+    if (response.status >= 500 || response.status === 429) {
+      this.#breaker.recordFailure({ rateLimited: response.status === 429, retryAfterMs: response.retryAfterMs });
+    } else {
+      this.#breaker.recordSuccess();
+    }
+    return response;
   }
 
   close(): Promise<void> {
@@ -132,8 +138,9 @@ interface Exchanged {
  * listener that `request()` sets up for each call. Abandoned at `expiresAt` by
  * a timer cleared when the call ends; a call still waiting for its socket then
  * is aborted as soon as it gets one, and its caller is answered at once.
+ * `onDone` runs once, when undici has finished with the call either way.
  */
-function exchange(pool: Pool, options: Dispatcher.DispatchOptions, expiresAt: number, where: string): Promise<Exchanged> {
+function exchange(pool: Pool, options: Dispatcher.DispatchOptions, expiresAt: number, where: string, onDone: () => void): Promise<Exchanged> {
   return new Promise((resolve, reject) => {
     const deadlinePassed = () => new UpstreamTimeoutError(`Company lookup service gave no answer for ${where} within the request deadline`);
     let controller: Dispatcher.DispatchController | undefined;
@@ -160,10 +167,12 @@ function exchange(pool: Pool, options: Dispatcher.DispatchOptions, expiresAt: nu
       },
       onResponseEnd() {
         clearTimeout(timer);
+        onDone();
         resolve({ statusCode, headers, body: Buffer.concat(chunks).toString('utf8') });
       },
       onResponseError(_, error) {
         clearTimeout(timer);
+        onDone();
         reject(error);
       },
     });
