@@ -83,7 +83,7 @@ export class ResponseCache {
     const ttl = Math.min(freshUntil - Date.now(), this.#maxTtlMs);
     if (ttl < 1) return;
     const { body } = answer;
-    const owned = body.byteLength === body.buffer.byteLength ? body : Buffer.from(new Uint8Array(body).buffer);
+    const owned = body.byteLength === body.buffer.byteLength ? body : Buffer.copyBytesFrom(body);
     this.#answers.set(key, owned === body ? answer : { ...answer, body: owned }, { ttl: Math.floor(ttl) });
   }
 }

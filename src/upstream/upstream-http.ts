@@ -4,6 +4,7 @@ import { UpstreamBadResponseError, UpstreamTimeoutError, UpstreamUnavailableErro
 import type { UpstreamLog } from './log.js';
 import { CircuitBreaker } from './resilience/circuit-breaker.js';
 import { ConcurrencyLimit } from './resilience/concurrency-limit.js';
+import { deadlineExceeded } from './resilience/deadline.js';
 import { parseRetryAfter } from './resilience/retry-policy.js';
 
 export interface UpstreamHttpOptions {
@@ -142,13 +143,12 @@ interface Exchanged {
  */
 function exchange(pool: Pool, options: Dispatcher.DispatchOptions, expiresAt: number, where: string, onDone: () => void): Promise<Exchanged> {
   return new Promise((resolve, reject) => {
-    const deadlinePassed = () => new UpstreamTimeoutError(`Company lookup service gave no answer for ${where} within the request deadline`);
     let controller: Dispatcher.DispatchController | undefined;
     let abandoned = false;
     const timer = setTimeout(() => {
       abandoned = true;
-      if (controller) controller.abort(deadlinePassed());
-      else reject(deadlinePassed());
+      if (controller) controller.abort(deadlineExceeded(where));
+      else reject(deadlineExceeded(where));
     }, Math.max(1, expiresAt - Date.now()));
     let statusCode = 0;
     let headers: IncomingHttpHeaders = {};
@@ -156,7 +156,7 @@ function exchange(pool: Pool, options: Dispatcher.DispatchOptions, expiresAt: nu
     pool.dispatch(options, {
       onRequestStart(started) {
         controller = started;
-        if (abandoned) started.abort(deadlinePassed());
+        if (abandoned) started.abort(deadlineExceeded(where));
       },
       onResponseStart(_, status, responseHeaders) {
         statusCode = status;
