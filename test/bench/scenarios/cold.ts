@@ -56,14 +56,25 @@ export async function runCold(context: BenchContext): Promise<ColdResult> {
   const token = await serviceToken(lookup.started);
   const upstreamSearches = async () => (await context.lookupCounts()).searchRequests;
   const upstreamQueries = new QueryCursor(context.queries);
-  const proxyQueries = new QueryCursor(context.queries);
   const gatewayQueries = new QueryCursor(context.queries);
+  /** A contender at `url`, one request in flight in its rounds, warmed up with the same count of searches as the others. */
+  const contender = (name: string, url: string, plan: Contender['plan'], probes: Contender['probes']): Contender => ({
+    name,
+    client: new LoadClient(url, options.coldConcurrency),
+    warmup: { client: new LoadClient(url, options.concurrency), requests: options.coldWarmupRequests },
+    plan,
+    probes,
+  });
+  /** The GraphQL search of the gateway and the bare proxy, walking the shared sequence through `queries`. */
+  const graphqlSearches = (queries: QueryCursor) => () => ({
+    next: () => graphqlRequest('/graphql', SEARCH_COMPANIES, { ...queries.next(), pageSize: PAGE_SIZE }),
+    check: checkSearchAnswer,
+  });
   const contenders: Contender[] = [
-    {
-      name: 'upstream',
-      client: new LoadClient(lookup.started.url, options.coldConcurrency),
-      warmup: { client: new LoadClient(lookup.started.url, options.concurrency), requests: options.coldWarmupRequests },
-      plan: () => ({
+    contender(
+      'upstream',
+      lookup.started.url,
+      () => ({
         next: () => ({
           method: 'GET',
           path: `/v1/company/search?${new URLSearchParams({ ...upstreamQueries.next(), pageSize: String(PAGE_SIZE) })}`,
@@ -71,28 +82,17 @@ export async function runCold(context: BenchContext): Promise<ColdResult> {
         }),
         check: checkUpstreamAnswer,
       }),
-      probes: { serverCpuUs: () => cpuUs(lookup) },
-    },
-    {
-      name: 'bare proxy',
-      client: new LoadClient(proxy.url, options.coldConcurrency),
-      warmup: { client: new LoadClient(proxy.url, options.concurrency), requests: options.coldWarmupRequests },
-      plan: () => ({
-        next: () => graphqlRequest('/graphql', SEARCH_COMPANIES, { ...proxyQueries.next(), pageSize: PAGE_SIZE }),
-        check: checkSearchAnswer,
-      }),
-      probes: { serverCpuUs: () => cpuUs(proxy), upstreamCpuUs: () => cpuUs(lookup) },
-    },
-    {
-      name: 'gateway',
-      client: new LoadClient(gateway.url, options.coldConcurrency),
-      warmup: { client: new LoadClient(gateway.url, options.concurrency), requests: options.coldWarmupRequests },
-      plan: () => ({
-        next: () => graphqlRequest('/graphql', SEARCH_COMPANIES, { ...gatewayQueries.next(), pageSize: PAGE_SIZE }),
-        check: checkSearchAnswer,
-      }),
-      probes: { serverCpuUs: () => cpuUs(gateway), upstreamCpuUs: () => cpuUs(lookup), upstreamSearches },
-    },
+      { serverCpuUs: () => cpuUs(lookup) },
+    ),
+    contender('bare proxy', proxy.url, graphqlSearches(new QueryCursor(context.queries)), {
+      serverCpuUs: () => cpuUs(proxy),
+      upstreamCpuUs: () => cpuUs(lookup),
+    }),
+    contender('gateway', gateway.url, graphqlSearches(gatewayQueries), {
+      serverCpuUs: () => cpuUs(gateway),
+      upstreamCpuUs: () => cpuUs(lookup),
+      upstreamSearches,
+    }),
   ];
   try {
     const runs = await runInterleaved(contenders, options, context.machine);
