@@ -74,16 +74,25 @@ describe('bufferedDestination', () => {
     }
   });
 
-  it('writes a full buffer at once', async () => {
+  it('writes nothing while less than LOG_BUFFER_BYTES wait, and writes as soon as that much does', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'gateway-log-'));
     const file = join(directory, 'out.log');
     const logger = createLogger('info', bufferedDestination(file));
     try {
-      const padding = 'x'.repeat(200);
-      const lines = Math.ceil(LOG_BUFFER_BYTES / padding.length) + 1;
-      for (let n = 0; n < lines; n += 1) logger.info({ n, padding }, 'line');
+      const line = (n: number) => logger.info({ n: String(n).padStart(4, '0'), padding: 'x'.repeat(200) }, 'line');
+      const measured: string[] = [];
+      createLogger('info', { write: (text: string) => measured.push(text) }).info({ n: '0000', padding: 'x'.repeat(200) }, 'line');
+      const below = Math.floor((LOG_BUFFER_BYTES - 1) / Buffer.byteLength(measured[0]!));
+      for (let n = 0; n < below; n += 1) line(n);
       await setTimeout(100);
-      expect((await readFile(file, 'utf8')).length).toBeGreaterThan(LOG_BUFFER_BYTES);
+      expect(await readFile(file, 'utf8')).toBe('');
+
+      line(below);
+      line(below + 1);
+      // Well within LOG_FLUSH_INTERVAL_MS: the write is the buffer's, not the timer's.
+      await setTimeout(100);
+      // The write takes what was pending when the buffer filled; a line logged during it goes in the next.
+      expect((await readFile(file, 'utf8')).trimEnd().split('\n').length).toBeGreaterThan(below);
     } finally {
       logger.flush();
       await rm(directory, { recursive: true, force: true });
