@@ -83,7 +83,8 @@ export class ResponseCache {
     const ttl = Math.min(freshUntil - Date.now(), this.#maxTtlMs);
     if (ttl < 1) return;
     const { body } = answer;
-    const owned = body.byteLength === body.buffer.byteLength ? body : Buffer.copyBytesFrom(body);
+    // Not Buffer.copyBytesFrom: it serves small copies from the same shared pool.
+    const owned = body.byteLength === body.buffer.byteLength ? body : Buffer.from(new Uint8Array(body).buffer);
     this.#answers.set(key, owned === body ? answer : { ...answer, body: owned }, { ttl: Math.floor(ttl) });
   }
 }
