@@ -9,6 +9,7 @@ import { crossSiteRefusal } from './csrf.js';
 import type { Logger } from './logger.js';
 import { sendRejection, type Rejection } from './rejection.js';
 import { ClientGoneError, isBatchBody, readBody } from './request-body.js';
+import { originForm } from './request-target.js';
 import { GRAPHQL_PATH, HEALTH_PATH } from './yoga.js';
 
 export interface RequestHandlerOptions {
@@ -60,6 +61,7 @@ export function requestHandlerFor(
 export function createRequestHandler(options: RequestHandlerOptions): RequestHandler {
   const { cors, logger } = options;
   return (request, response) => {
+    request.url = originForm(request.url ?? '/');
     const origin = request.headers.origin;
     for (const [name, value] of Object.entries(cors.headers(origin))) response.setHeader(name, value);
     handle(options, request, response).catch((error: unknown) => {
