@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UpstreamClient } from '../upstream/client.js';
 import type { GatewayConfig, UpstreamTarget } from './config.js';
@@ -12,8 +12,20 @@ import { createYogaResponder } from './yoga-responder.js';
 /** Largest upstream body read; a full page of 50 results is far below it. */
 export const MAX_UPSTREAM_RESPONSE_BYTES = 8 * 1024 * 1024;
 
-/** How long a client may take to send its request, headers and body. */
-export const REQUEST_TIMEOUT_MS = 30_000;
+/** How long a keep-alive connection may sit idle between requests. */
+export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+/**
+ * Longest pause between Node's checks of the headers and request timeouts:
+ * a slow client is dropped at most this long after its time is up. Node's
+ * default, 30 s, held a client that never finished its headers for 60–90 s.
+ */
+export const MAX_CONNECTIONS_CHECK_INTERVAL_MS = 1_000;
+
+/** A tenth of the headers timeout, so short timeouts hold as closely as long ones, and at most MAX_CONNECTIONS_CHECK_INTERVAL_MS. */
+export function connectionsCheckingIntervalFor(headersTimeoutMs: number): number {
+  return Math.min(MAX_CONNECTIONS_CHECK_INTERVAL_MS, Math.ceil(headersTimeoutMs / 10));
+}
 
 /** How long open requests may finish after shutdown begins. */
 export const SHUTDOWN_GRACE_MS = 10_000;
@@ -71,7 +83,7 @@ export async function startGateway(
 
   const accessLogger = accessLoggerOf(logger);
   let closing = false;
-  const server = createServer((request, response) => {
+  const serve = (request: IncomingMessage, response: ServerResponse) => {
     const startedAt = performance.now();
     if (closing) response.setHeader('connection', 'close');
     response.once('finish', () => {
@@ -88,10 +100,17 @@ export async function startGateway(
       );
     });
     handleRequest(request, response);
-  });
-  server.keepAliveTimeout = 5_000;
-  // A client gets this long to send a whole request; slower ones only hold sockets open.
-  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  };
+  // Slow clients only hold sockets: headers not in by HEADERS_TIMEOUT_MS, or the whole request by REQUEST_TIMEOUT_MS, get 408 and a close.
+  const server = createServer(
+    {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: connectionsCheckingIntervalFor(config.headersTimeoutMs),
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    },
+    serve,
+  );
   server.on('clientError', answerClientError);
 
   await new Promise<void>((resolve, reject) => {

@@ -54,6 +54,15 @@ describe('readConfig', () => {
     ]);
   });
 
+  it('reads the client connection settings with their defaults, and refuses a headers timeout longer than the request timeout', () => {
+    expect(readConfig({})).toMatchObject({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 });
+    expect(readConfig({ HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '2000' })).toMatchObject({ headersTimeoutMs: 2_000, requestTimeoutMs: 2_000 });
+    expect(problemsOf({ HEADERS_TIMEOUT_MS: '40000' })).toEqual([
+      'HEADERS_TIMEOUT_MS (40000) must not be more than REQUEST_TIMEOUT_MS (30000), which covers the headers too',
+    ]);
+    expect(problemsOf({ HEADERS_TIMEOUT_MS: '0' })).toEqual(['HEADERS_TIMEOUT_MS must be a whole number from 100 to 600000, got "0"']);
+  });
+
   it('uses the documented defaults and the embedded upstream when nothing is set', () => {
     const config = readConfig({});
     expect(config).toMatchObject({
