@@ -6,6 +6,7 @@ import { RateLimiter } from './access/rate-limiter.js';
 import type { GatewayConfig } from './config.js';
 import { createCorsPolicy, type CorsPolicy } from './cors.js';
 import { crossSiteRefusal } from './csrf.js';
+import { refuseBeforeBody, type LingerBounds } from './early-refusal.js';
 import type { Logger } from './logger.js';
 import { sendRejection, type Rejection } from './rejection.js';
 import { ClientGoneError, isBatchBody, readBody } from './request-body.js';
@@ -25,6 +26,8 @@ export interface RequestHandlerOptions {
   trustedProxyCount: number;
   /** Whether GraphiQL is served; its page is static and loads without credentials. */
   graphiql: boolean;
+  /** What of a request body still coming is read after refusing the request, so the client gets the refusal. */
+  refusalLinger: LingerBounds;
   logger: Logger;
 }
 
@@ -48,6 +51,7 @@ export function requestHandlerFor(
     batchingLimit: config.batchingLimit,
     trustedProxyCount: config.trustedProxyCount,
     graphiql: config.graphiql,
+    refusalLinger: { ms: config.refusalLingerMs, bytes: config.refusalLingerBytes },
     logger,
   });
 }
@@ -212,8 +216,8 @@ function tooLarge(maxBodyBytes: number): Rejection {
 
 function reject(options: RequestHandlerOptions, response: ServerResponse, rejection: Rejection, client?: Client): void {
   options.logger.info({ status: rejection.status, code: rejection.code, client: client?.key }, 'Request refused');
-  // A body still on its way would be read and thrown away until REQUEST_TIMEOUT_MS, however long it is.
-  sendRejection(response, bodyStillComing(response.req) ? { ...rejection, closeConnection: true } : rejection);
+  if (bodyStillComing(response.req)) refuseBeforeBody(response, rejection, options.refusalLinger);
+  else sendRejection(response, rejection);
 }
 
 function bodyStillComing(request: IncomingMessage): boolean {

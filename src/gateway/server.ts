@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { UpstreamClient } from '../upstream/client.js';
 import type { GatewayConfig, UpstreamTarget } from './config.js';
+import { isLingering } from './early-refusal.js';
 import { accessLoggerOf, type Logger } from './logger.js';
 import { answerClientError } from './rejection.js';
 import { requestHandlerFor } from './request-handler.js';
@@ -111,7 +112,11 @@ export async function startGateway(
     },
     serve,
   );
-  server.on('clientError', answerClientError);
+  server.on('clientError', (error: Error, socket) => {
+    // A refusal is already on this socket; a second answer (a 408 at the request timeout) would garble it.
+    if (isLingering(socket)) socket.destroy();
+    else answerClientError(error, socket);
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
