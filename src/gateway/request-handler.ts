@@ -31,7 +31,8 @@ export interface RequestHandlerOptions {
   logger: Logger;
 }
 
-export type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
+/** `continueFirst`: the client waits for `100 Continue` before sending its body, which it gets only once every check has passed. */
+export type RequestHandler = (request: IncomingMessage, response: ServerResponse, continueFirst?: boolean) => void;
 
 /** The checks as the settings configure them, in front of `next`. */
 export function requestHandlerFor(
@@ -64,11 +65,11 @@ export function requestHandlerFor(
  */
 export function createRequestHandler(options: RequestHandlerOptions): RequestHandler {
   const { cors, logger } = options;
-  return (request, response) => {
+  return (request, response, continueFirst = false) => {
     request.url = originForm(request.url ?? '/');
     const origin = request.headers.origin;
     for (const [name, value] of Object.entries(cors.headers(origin))) response.setHeader(name, value);
-    handle(options, request, response).catch((error: unknown) => {
+    handle(options, request, response, continueFirst).catch((error: unknown) => {
       if (error instanceof ClientGoneError) {
         // Nobody is left to answer, and nothing went wrong here.
         logger.debug({ reason: error.message }, 'Client went away before sending its whole request');
@@ -85,7 +86,7 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
   };
 }
 
-async function handle(options: RequestHandlerOptions, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function handle(options: RequestHandlerOptions, request: IncomingMessage, response: ServerResponse, continueFirst: boolean): Promise<void> {
   const method = request.method ?? 'GET';
   const path = (request.url ?? '/').split('?', 1)[0];
   if (path === HEALTH_PATH) return void options.next(request, response, undefined);
@@ -142,6 +143,7 @@ async function handle(options: RequestHandlerOptions, request: IncomingMessage, 
 
   let body: Buffer | undefined;
   if (method !== 'GET' && method !== 'HEAD') {
+    if (continueFirst) response.writeContinue();
     body = await readBody(request, options.maxBodyBytes);
     if (body === undefined) return reject(options, response, tooLarge(options.maxBodyBytes), access.client);
     const batchRefused = chargeBatch(options, access.client.key, body);

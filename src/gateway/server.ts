@@ -84,7 +84,7 @@ export async function startGateway(
 
   const accessLogger = accessLoggerOf(logger);
   let closing = false;
-  const serve = (request: IncomingMessage, response: ServerResponse) => {
+  const serve = (request: IncomingMessage, response: ServerResponse, continueFirst = false) => {
     const startedAt = performance.now();
     if (closing) response.setHeader('connection', 'close');
     response.once('finish', () => {
@@ -100,7 +100,7 @@ export async function startGateway(
         'request',
       );
     });
-    handleRequest(request, response);
+    handleRequest(request, response, continueFirst);
   };
   // Slow clients only hold sockets: headers not in by HEADERS_TIMEOUT_MS, or the whole request by REQUEST_TIMEOUT_MS, get 408 and a close.
   const server = createServer(
@@ -112,6 +112,8 @@ export async function startGateway(
     },
     serve,
   );
+  // Without this listener Node sends `100 Continue` before any check has run.
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => serve(request, response, true));
   server.on('clientError', (error: Error, socket) => {
     // A refusal is already on this socket; a second answer (a 408 at the request timeout) would garble it.
     if (isLingering(socket)) socket.destroy();

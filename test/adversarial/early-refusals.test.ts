@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/gateway/access/api-keys.js';
-import { openConnection, receiveResponse, within, type RawConnection } from '../support/raw-connection.js';
+import { finalResponse, openConnection, receiveResponse, within, type RawConnection } from '../support/raw-connection.js';
 import { startStack, type Stack, type StackOptions } from '../support/stack.js';
 import type { UploadOutcome } from '../support/upload-client.js';
 
@@ -11,6 +11,7 @@ const UPLOAD_CLIENT = fileURLToPath(new URL('../support/upload-client.ts', impor
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const KEY = 'web-key-0123456789abcdef0123456789abcdef';
 const MAX_BODY_BYTES = 4_096;
+const QUERY = JSON.stringify({ query: '{ __typename }' });
 /** Only a safety bound on what should take milliseconds. */
 const SAFETY_MS = 10_000;
 
@@ -105,5 +106,41 @@ describe('the reading after a refusal is bounded', () => {
     expect(await receiveResponse(connection)).toMatchObject({ status: 413 });
     const closed = await within(connection.closed, SAFETY_MS, 'closing the connection at REFUSAL_LINGER_MS');
     expect(closed.afterMs).toBeGreaterThanOrEqual(200);
+  });
+});
+
+describe('Expect: 100-continue', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await gateway({ allowAnonymous: false, refusalLingerMs: 100 });
+  });
+
+  it('gets the refusal and never "100 Continue" when the request will be refused: no credential, or too large', async () => {
+    for (const [headers, status, code] of [
+      [head(QUERY.length, ['expect: 100-continue']).replace(`x-api-key: ${KEY}\r\n`, ''), 401, 'UNAUTHENTICATED'],
+      [head(1_000_000, ['expect: 100-continue']), 413, 'PAYLOAD_TOO_LARGE'],
+    ] as const) {
+      const connection = await openConnection(stack.gateway.url);
+      await connection.write(headers);
+      expect(await receiveResponse(connection)).toMatchObject({ status, code, headers: { connection: 'close' } });
+      await within(connection.closed, SAFETY_MS, 'closing the connection');
+      expect(connection.received).not.toContain('100 Continue');
+    }
+  });
+
+  it('gets "100 Continue" once every check has passed, then the answer', async () => {
+    const connection = await openConnection(stack.gateway.url);
+    await connection.write(head(QUERY.length, ['expect: 100-continue']));
+    await within(
+      connection.receive((received) => received.startsWith('HTTP/1.1 100 Continue\r\n\r\n')),
+      SAFETY_MS,
+      'receiving 100 Continue',
+    );
+    expect(finalResponse(connection.received)).toBeUndefined();
+    await connection.write(QUERY);
+    const answer = await receiveResponse(connection);
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toEqual({ data: { __typename: 'Query' } });
+    connection.destroy();
   });
 });
