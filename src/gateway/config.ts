@@ -16,6 +16,8 @@ export interface GatewayConfig {
   headersTimeoutMs: number;
   /** How long a client may take to send its whole request, headers and body. */
   requestTimeoutMs: number;
+  /** Connections served at once; a few more are answered 503 TOO_MANY_CONNECTIONS, the rest closed at once. */
+  maxConnections: number;
   /** After refusing a request whose body is still coming, how long and how much of it is read and thrown away so the client sees the answer. */
   refusalLingerMs: number;
   refusalLingerBytes: number;
@@ -82,6 +84,7 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4000;
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_CONNECTIONS = 1_024;
 export const DEFAULT_REFUSAL_LINGER_MS = 3_000;
 export const DEFAULT_REFUSAL_LINGER_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_UPSTREAM_CONNECTIONS = 10;
@@ -175,7 +178,7 @@ export function readConfig(env: Env = process.env): GatewayConfig {
   return config;
 }
 
-/** Client connections: how long a request may take to arrive, how refusals end. */
+/** Client connections: how long a request may take to arrive, how many connections are served, how refusals end. */
 function readHttpServer(reader: EnvReader, problems: string[]) {
   const headersTimeoutMs = reader.integer('HEADERS_TIMEOUT_MS', DEFAULT_HEADERS_TIMEOUT_MS, 100, 600_000);
   const requestTimeoutMs = reader.integer('REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 100, 3_600_000);
@@ -187,6 +190,7 @@ function readHttpServer(reader: EnvReader, problems: string[]) {
   return {
     headersTimeoutMs,
     requestTimeoutMs,
+    maxConnections: reader.integer('MAX_CONNECTIONS', DEFAULT_MAX_CONNECTIONS, 1, 1_000_000),
     refusalLingerMs: reader.integer('REFUSAL_LINGER_MS', DEFAULT_REFUSAL_LINGER_MS, 0, 60_000),
     refusalLingerBytes: reader.integer('REFUSAL_LINGER_BYTES', DEFAULT_REFUSAL_LINGER_BYTES, 0, 64 * 1024 * 1024),
   } satisfies Partial<GatewayConfig>;

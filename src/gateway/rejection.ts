@@ -14,7 +14,8 @@ export type RejectionCode =
   | 'NOT_FOUND'
   | 'INTERNAL_SERVER_ERROR'
   | 'BAD_REQUEST'
-  | 'REQUEST_TIMEOUT';
+  | 'REQUEST_TIMEOUT'
+  | 'TOO_MANY_CONNECTIONS';
 
 export interface Rejection {
   status: number;

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { acceptsAnAnswer, ANSWER_MEDIA_TYPES, isReadableBody, REQUEST_MEDIA_TYPES } from './media-types.js';
 import { createAccessPolicy, type AccessDecision, type Client } from './access/client-access.js';
 import { clientAddress, networkOf } from './access/client-address.js';
@@ -26,6 +27,8 @@ export interface RequestHandlerOptions {
   trustedProxyCount: number;
   /** Whether GraphiQL is served; its page is static and loads without credentials. */
   graphiql: boolean;
+  /** Whether a request's connection is over MAX_CONNECTIONS. */
+  connectionOverCap: (socket: Socket) => boolean;
   /** What of a request body still coming is read after refusing the request, so the client gets the refusal. */
   refusalLinger: LingerBounds;
   logger: Logger;
@@ -39,6 +42,7 @@ export function requestHandlerFor(
   config: Omit<GatewayConfig, 'upstream'>,
   next: RequestHandlerOptions['next'],
   logger: Logger,
+  connectionOverCap: RequestHandlerOptions['connectionOverCap'],
 ): RequestHandler {
   return createRequestHandler({
     next,
@@ -52,6 +56,7 @@ export function requestHandlerFor(
     batchingLimit: config.batchingLimit,
     trustedProxyCount: config.trustedProxyCount,
     graphiql: config.graphiql,
+    connectionOverCap,
     refusalLinger: { ms: config.refusalLingerMs, bytes: config.refusalLingerBytes },
     logger,
   });
@@ -87,6 +92,15 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
 }
 
 async function handle(options: RequestHandlerOptions, request: IncomingMessage, response: ServerResponse, continueFirst: boolean): Promise<void> {
+  if (options.connectionOverCap(request.socket)) {
+    return reject(options, response, {
+      status: 503,
+      code: 'TOO_MANY_CONNECTIONS',
+      message: 'The server has as many connections open as it serves (MAX_CONNECTIONS); try again in 1 s',
+      headers: { 'retry-after': '1' },
+      closeConnection: true,
+    });
+  }
   const method = request.method ?? 'GET';
   const path = (request.url ?? '/').split('?', 1)[0];
   if (path === HEALTH_PATH) return void options.next(request, response, undefined);

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { UpstreamClient } from '../upstream/client.js';
 import type { GatewayConfig, UpstreamTarget } from './config.js';
+import { ConnectionCap } from './connection-cap.js';
 import { isLingering } from './early-refusal.js';
 import { accessLoggerOf, type Logger } from './logger.js';
 import { answerClientError } from './rejection.js';
@@ -80,7 +81,10 @@ export async function startGateway(
     logger,
     protection: config,
   });
-  const handleRequest = requestHandlerFor(config, createYogaResponder(gateway, responseCache), logger);
+  const connectionCap = new ConnectionCap(config.maxConnections, logger);
+  const handleRequest = requestHandlerFor(config, createYogaResponder(gateway, responseCache), logger, (socket) =>
+    connectionCap.isOver(socket),
+  );
 
   const accessLogger = accessLoggerOf(logger);
   let closing = false;
@@ -114,6 +118,7 @@ export async function startGateway(
   );
   // Without this listener Node sends `100 Continue` before any check has run.
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => serve(request, response, true));
+  connectionCap.attach(server);
   server.on('clientError', (error: Error, socket) => {
     // A refusal is already on this socket; a second answer (a 408 at the request timeout) would garble it.
     if (isLingering(socket)) socket.destroy();
