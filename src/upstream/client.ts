@@ -12,9 +12,10 @@ import type { UpstreamLog } from './log.js';
 import { waitWithin, type Deadline } from './resilience/deadline.js';
 import { retryDelay, type RetryPolicy } from './resilience/retry-policy.js';
 import { readSearchResponse } from './search-response.js';
-import { normalizeSearchQuery, searchQueryKey, type SearchQuery } from './search-query.js';
+import { normalizeSearchQuery, type SearchQuery } from './search-query.js';
 import { TokenManager, type ClientCredentials } from './token-manager.js';
 import { UpstreamHttp, type UpstreamHttpOptions, type UpstreamResponse } from './upstream-http.js';
+import { windowEntryBytes, windowKey, type SearchWindow } from './window-size.js';
 
 export const SEARCH_ENDPOINT = '/v1/company/search';
 
@@ -28,7 +29,7 @@ export interface SearchCacheOptions {
   staleWhileRevalidateMs: number;
   /** How long past its TTL a window is still served when fetching it anew fails. */
   staleIfErrorMs: number;
-  /** Upper bound of the cache, counted in bytes of upstream JSON. */
+  /** Upper bound of the cache, counted in bytes held: each window as read, its key and bookkeeping (see window-size.ts). */
   maxBytes: number;
 }
 
@@ -93,13 +94,6 @@ export interface CompanyLookup {
   servedOnError: UpstreamErrorCode | undefined;
 }
 
-interface SearchWindow {
-  slots: (Company | null)[];
-  total: number;
-  fetchedAt: number;
-  bytes: number;
-}
-
 interface WindowRequest {
   query: SearchQuery;
   index: number;
@@ -137,7 +131,7 @@ export class UpstreamClient {
     const { ttlMs, staleWhileRevalidateMs, staleIfErrorMs, maxBytes } = options.cache;
     this.#windows = new LRUCache<string, SearchWindow, WindowRequest>({
       maxSize: maxBytes,
-      sizeCalculation: (window) => window.bytes,
+      sizeCalculation: windowEntryBytes,
       // Freshness is judged by each window's age in #window; the cache only
       // drops what can no longer be served at all.
       ttl: ttlMs + Math.max(staleWhileRevalidateMs, staleIfErrorMs),
@@ -220,7 +214,7 @@ export class UpstreamClient {
     };
   }
 
-  /** Bytes of upstream JSON the cache holds now. */
+  /** Bytes the search cache holds now, as its bound counts them. */
   get cacheBytes(): number {
     return this.#windows.calculatedSize;
   }
@@ -241,7 +235,7 @@ export class UpstreamClient {
    * upstream fails, times out or is held back by the circuit breaker.
    */
   async #window(request: WindowRequest, deadline: Deadline): Promise<WindowRead> {
-    const key = `${searchQueryKey(request.query)}\u0000${request.index}`;
+    const key = windowKey(request.query, request.index);
     const { ttlMs, staleWhileRevalidateMs } = this.#options.cache;
     const cached = this.#windows.get(key);
     const ageMs = cached ? Date.now() - cached.fetchedAt : Number.POSITIVE_INFINITY;
@@ -345,7 +339,7 @@ export class UpstreamClient {
         'Upstream sent malformed fields; read them as null',
       );
     }
-    return { slots: read.slots, total: read.total, fetchedAt: Date.now(), bytes: Buffer.byteLength(response.body) };
+    return { slots: read.slots, total: read.total, fetchedAt: Date.now() };
   }
 }
 
