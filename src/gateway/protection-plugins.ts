@@ -7,6 +7,7 @@ import type { GraphQLError, ValidationContext } from 'graphql';
 import type { YogaServerOptions } from 'graphql-yoga';
 import type { GatewayConfig } from './config.js';
 import { useMaxDocumentLength } from './plugins/use-max-document-length.js';
+import { useMaxExpandedSelections } from './plugins/use-max-expanded-selections.js';
 import { useNoIntrospection } from './plugins/use-no-introspection.js';
 import { useOperationSelection } from './plugins/use-operation-selection.js';
 import { useQueryStringJson } from './plugins/use-query-string-json.js';
@@ -24,6 +25,7 @@ export type YogaProtection = Pick<
   | 'maxAliases'
   | 'maxDirectives'
   | 'maxTokens'
+  | 'maxExpandedSelections'
   | 'maxUpstreamSearches'
   | 'batchingLimit'
   | 'trustedDocuments'
@@ -44,7 +46,8 @@ const REPORT_AS_VALIDATION_ERROR = {
  * The checks and operation limits, in the order Yoga meets them: JSON in GET
  * parameters and form bodies, the trusted-documents check and the document length on the
  * request's parameters, the token count and the choice of operation while
- * parsing, depth, aliases, directives and introspection while validating, and
+ * parsing, the size with fragments expanded before validating, depth,
+ * aliases, directives and introspection while validating, and
  * the upstream search budget once the variables are known.
  * Every refusal comes before any resolver runs.
  */
@@ -57,6 +60,8 @@ export function protectionPlugins(protection: YogaProtection): NonNullable<YogaS
     useMaxDocumentLength({ maxLength: protection.maxDocumentLength }),
     maxTokensPlugin({ n: protection.maxTokens }),
     useOperationSelection(),
+    // Before every validation rule, so that none of them meets a document too large once its fragments are expanded.
+    useMaxExpandedSelections({ maxSelections: protection.maxExpandedSelections }),
     // Fragments are a way of writing a selection, not a level of nesting.
     maxDepthPlugin({ n: protection.maxDepth, flattenFragments: true, ...REPORT_AS_VALIDATION_ERROR }),
     maxAliasesPlugin({ n: protection.maxAliases, ...REPORT_AS_VALIDATION_ERROR }),
