@@ -75,3 +75,24 @@ describe('with MAX_EXPANDED_SELECTIONS set low', () => {
     ]);
   });
 });
+
+describe('with MAX_EXPANDED_SELECTIONS out of the way', () => {
+  beforeAll(async () => {
+    // Past what the setting accepts, so that every other walk over the document meets the whole diamond:
+    // validation, the armor rules, the introspection guard, the upstream search budget and execution.
+    stack = await startStack({ gateway: { rateLimitPerMinute: 0, introspection: false, maxExpandedSelections: Number.MAX_SAFE_INTEGER } });
+  });
+  afterAll(() => stack.close());
+  beforeEach(() => stack.lookup.counters.reset());
+
+  it(
+    'runs a 60-level diamond, each walk following each fragment once, while /health answers',
+    async () => {
+      const { status, body } = await withHealth(fragmentDiamond(60));
+      expect(status).toBe(200);
+      expect(body).toEqual({ data: { searchCompanies: { totalCount: 1 } } });
+      expect(stack.lookup.counters.searchRequests).toBe(1);
+    },
+    SAFETY_TIMEOUT_MS,
+  );
+});
