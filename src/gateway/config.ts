@@ -52,6 +52,8 @@ export interface GatewayConfig {
   maxAliases: number;
   maxDirectives: number;
   maxTokens: number;
+  /** Most selections a document may hold once its fragments are expanded where they are spread. */
+  maxExpandedSelections: number;
   maxUpstreamSearches: number;
   /** Most operations in one batched request; 0: batching off. */
   batchingLimit: number;
@@ -111,6 +113,12 @@ export const DEFAULT_MAX_DEPTH = 10;
 export const DEFAULT_MAX_ALIASES = 15;
 export const DEFAULT_MAX_DIRECTIVES = 20;
 export const DEFAULT_MAX_TOKENS = 1_000;
+/**
+ * 50 times the largest operation in test/operations (40 selections), and
+ * twice what DEFAULT_MAX_TOKENS lets a document write out without fragments,
+ * so it bites only where fragments are spread over and over.
+ */
+export const DEFAULT_MAX_EXPANDED_SELECTIONS = 2_000;
 export const DEFAULT_MAX_UPSTREAM_SEARCHES = 5;
 export const DEFAULT_BATCHING_LIMIT = 0;
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
@@ -241,6 +249,7 @@ function readProtection(reader: EnvReader, problems: string[]) {
     maxAliases: reader.integer('MAX_ALIASES', DEFAULT_MAX_ALIASES, 0, 1_000),
     maxDirectives: reader.integer('MAX_DIRECTIVES', DEFAULT_MAX_DIRECTIVES, 0, 1_000),
     maxTokens: reader.integer('MAX_TOKENS', DEFAULT_MAX_TOKENS, 10, 1_000_000),
+    maxExpandedSelections: reader.integer('MAX_EXPANDED_SELECTIONS', DEFAULT_MAX_EXPANDED_SELECTIONS, 1, 1_000_000),
     maxUpstreamSearches: reader.integer('MAX_UPSTREAM_SEARCHES', DEFAULT_MAX_UPSTREAM_SEARCHES, 1, 1_000),
     batchingLimit: reader.integer('BATCHING_LIMIT', DEFAULT_BATCHING_LIMIT, 0, 100),
     corsAllowedOrigins: reader.origins('CORS_ALLOWED_ORIGINS'),

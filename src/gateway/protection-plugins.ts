@@ -6,7 +6,9 @@ import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import type { GraphQLError, ValidationContext } from 'graphql';
 import type { YogaServerOptions } from 'graphql-yoga';
 import type { GatewayConfig } from './config.js';
+import { useJsonBody } from './plugins/use-json-body.js';
 import { useMaxDocumentLength } from './plugins/use-max-document-length.js';
+import { useMaxExpandedSelections } from './plugins/use-max-expanded-selections.js';
 import { useNoIntrospection } from './plugins/use-no-introspection.js';
 import { useOperationSelection } from './plugins/use-operation-selection.js';
 import { useQueryStringJson } from './plugins/use-query-string-json.js';
@@ -24,6 +26,7 @@ export type YogaProtection = Pick<
   | 'maxAliases'
   | 'maxDirectives'
   | 'maxTokens'
+  | 'maxExpandedSelections'
   | 'maxUpstreamSearches'
   | 'batchingLimit'
   | 'trustedDocuments'
@@ -41,15 +44,19 @@ const REPORT_AS_VALIDATION_ERROR = {
 };
 
 /**
- * The checks and operation limits, in the order Yoga meets them: JSON in GET
- * parameters and form bodies, the trusted-documents check and the document length on the
- * request's parameters, the token count and the choice of operation while
- * parsing, depth, aliases, directives and introspection while validating, and
- * the upstream search budget once the variables are known.
+ * The checks and operation limits, in the order Yoga meets them: the JSON
+ * body and each operation in it, JSON in GET parameters and form bodies, the
+ * trusted-documents check and the document length on the request's
+ * parameters, the token count and the choice of operation while parsing, the
+ * size with fragments expanded before validating, depth, aliases, directives
+ * and introspection while validating, and the upstream search budget once the
+ * variables are known.
  * Every refusal comes before any resolver runs.
  */
 export function protectionPlugins(protection: YogaProtection): NonNullable<YogaServerOptions<object, object>['plugins']> {
   return [
+    // First: every later plugin reads the parameters of an operation, and so must find an object.
+    useJsonBody(),
     useQueryStringJson(),
     ...(protection.trustedDocuments
       ? [useTrustedDocuments({ manifest: protection.trustedDocuments, allowArbitraryOperations: protection.allowArbitraryOperations })]
@@ -57,6 +64,8 @@ export function protectionPlugins(protection: YogaProtection): NonNullable<YogaS
     useMaxDocumentLength({ maxLength: protection.maxDocumentLength }),
     maxTokensPlugin({ n: protection.maxTokens }),
     useOperationSelection(),
+    // Before every validation rule, so that none of them meets a document too large once its fragments are expanded.
+    useMaxExpandedSelections({ maxSelections: protection.maxExpandedSelections }),
     // Fragments are a way of writing a selection, not a level of nesting.
     maxDepthPlugin({ n: protection.maxDepth, flattenFragments: true, ...REPORT_AS_VALIDATION_ERROR }),
     maxAliasesPlugin({ n: protection.maxAliases, ...REPORT_AS_VALIDATION_ERROR }),

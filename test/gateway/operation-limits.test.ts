@@ -107,6 +107,15 @@ describe('the upstream search budget', () => {
     expect(status).toBe(200);
   });
 
+  it('counts a fragment skipped where it is spread once and included where it is spread again', () =>
+    expectRefused(
+      {
+        query: `{ ...A @skip(if: true) ...B } fragment A on Query { ${search('a', 'a: ')} ${search('b', 'b: ')} } fragment B on Query { ...A ${search('c', 'c: ')} ${search('d', 'd: ')} }`,
+      },
+      overBudget(4),
+      'UPSTREAM_SEARCH_BUDGET_EXCEEDED',
+    ));
+
   it('allows exactly MAX_UPSTREAM_SEARCHES', async () => {
     const { status, text } = await stack.post({ query: `{ ${search('x1', 'a: ')} ${search('x2', 'b: ')} ${search('x3', 'c: ')} }` });
     expect(status).toBe(200);

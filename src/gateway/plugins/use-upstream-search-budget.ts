@@ -42,7 +42,7 @@ export function useUpstreamSearchBudget({ maxSearches }: UpstreamSearchBudgetOpt
       searchFieldCount = perOperation((document, operationName) => countSearchFields(schema, document, operationName));
     },
     onExecute({ args }) {
-      // Each search field starts at most one search, so an operation with no more of them than allowed needs no count.
+      // Each search field in the document starts at most one search, so an operation with no more of them than allowed needs no count.
       if ((searchFieldCount?.(args.document, args.operationName) ?? Number.POSITIVE_INFINITY) <= maxSearches) return;
       const searches = countUpstreamSearches(args.schema, args.document, args.operationName, args.variableValues);
       if (searches > maxSearches) {
@@ -55,7 +55,7 @@ export function useUpstreamSearchBudget({ maxSearches }: UpstreamSearchBudgetOpt
   };
 }
 
-/** The search fields of the operation, each fragment counted wherever it is spread, whatever @skip and @include say. */
+/** The search fields written in the operation and the fragments it reaches, whatever @skip and @include say. */
 function countSearchFields(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): number {
   let count = 0;
   visitSearchFields(schema, document, operationName, () => true, () => (count += 1));
@@ -87,7 +87,14 @@ function countUpstreamSearches(
   return searches.size;
 }
 
-/** Calls `onSearchField` for each UPSTREAM_SEARCH_FIELDS field of a query operation that `included` lets through, fragments followed. */
+/**
+ * Calls `onSearchField` for each UPSTREAM_SEARCH_FIELDS field of a query
+ * operation that `included` lets through, fragments followed. A fragment is
+ * followed once, however often it is spread: another visit would meet the
+ * same fields with the same arguments, which make no new distinct search, and
+ * following every spread costs 2^n for fragments that each spread the next
+ * twice, n deep.
+ */
 function visitSearchFields(
   schema: GraphQLSchema,
   document: DocumentNode,
@@ -102,23 +109,27 @@ function visitSearchFields(
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
-  const visit = (selectionSet: SelectionSetNode, seen: ReadonlySet<string>) => {
+  // Only spreads that `included` lets through mark a fragment followed: one left out here may be spread elsewhere.
+  const followed = new Set<string>();
+  const visit = (selectionSet: SelectionSetNode) => {
     for (const selection of selectionSet.selections) {
       if (!included(selection)) continue;
       if (selection.kind === Kind.FIELD) {
         const field = queryType.getFields()[selection.name.value];
         if (field && UPSTREAM_SEARCH_FIELDS.includes(field.name)) onSearchField(field, selection);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        visit(selection.selectionSet, seen);
+        visit(selection.selectionSet);
       } else {
         const name = selection.name.value;
         const fragment = fragments.get(name);
-        // A fragment cycle is a validation error already; this only avoids looping on it.
-        if (fragment && !seen.has(name)) visit(fragment.selectionSet, new Set([...seen, name]));
+        if (fragment && !followed.has(name)) {
+          followed.add(name);
+          visit(fragment.selectionSet);
+        }
       }
     }
   };
-  visit(operation.selectionSet, new Set());
+  visit(operation.selectionSet);
 }
 
 function argumentValues(...args: Parameters<typeof getArgumentValues>): Record<string, unknown> | undefined {

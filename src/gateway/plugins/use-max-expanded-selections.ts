@@ -1,0 +1,37 @@
+import type { DocumentNode } from 'graphql';
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { expandedSelections } from './expanded-selections.js';
+
+export interface MaxExpandedSelectionsOptions {
+  maxSelections: number;
+}
+
+/**
+ * Refuses, before any validation rule runs, a document with more than
+ * `maxSelections` selections once its fragments are expanded where they are
+ * spread (see expandedSelections). A document of a thousand tokens can
+ * otherwise stand for billions of selections (each fragment spreading the
+ * next twice), and every walk that follows fragments, in validation rules,
+ * plugins or execution, would pay for all of them. The count is linear in
+ * the document and kept per parsed document, which Yoga's parse cache reuses.
+ */
+export function useMaxExpandedSelections({ maxSelections }: MaxExpandedSelectionsOptions): Plugin {
+  if (!Number.isInteger(maxSelections) || maxSelections < 1) {
+    throw new RangeError(`maxSelections must be a whole number of at least 1, got ${maxSelections}`);
+  }
+  const counts = new WeakMap<DocumentNode, number>();
+  return {
+    onValidate({ params: { documentAST }, setResult }) {
+      let count = counts.get(documentAST);
+      if (count === undefined) counts.set(documentAST, (count = expandedSelections(documentAST)));
+      if (count <= maxSelections) return;
+      // A result set here stands for validation's: the rules, ours and graphql-js's, never see the document.
+      setResult([
+        createGraphQLError(
+          `This document holds ${count === Number.MAX_SAFE_INTEGER ? 'more than ' : ''}${count} selections once its fragments are expanded where they are spread; at most ${maxSelections} are allowed. Spread each fragment fewer times, or send a smaller operation`,
+          { extensions: { code: 'OPERATION_TOO_COMPLEX' } },
+        ),
+      ]);
+    },
+  };
+}
