@@ -25,6 +25,8 @@ export interface GatewayConfig {
   upstreamRetryBaseMs: number;
   upstreamBreakerFailures: number;
   upstreamBreakerCooldownMs: number;
+  /** Cap of any Retry-After from the upstream: on retries and on the circuit breaker's cool-down. */
+  upstreamMaxRetryAfterMs: number;
   tokenRefusedCooldownMs: number;
   cacheTtlMs: number;
   cacheStaleWhileRevalidateMs: number;
@@ -87,6 +89,7 @@ export const DEFAULT_UPSTREAM_RETRIES = 2;
 export const DEFAULT_UPSTREAM_RETRY_BASE_MS = 200;
 export const DEFAULT_UPSTREAM_BREAKER_FAILURES = 5;
 export const DEFAULT_UPSTREAM_BREAKER_COOLDOWN_MS = 10_000;
+export const DEFAULT_UPSTREAM_MAX_RETRY_AFTER_MS = 60_000;
 export const DEFAULT_TOKEN_REFUSED_COOLDOWN_MS = 30_000;
 export const DEFAULT_SEARCH_MAX_QUERY_LENGTH = 200;
 export const DEFAULT_LOG_LEVEL: LogLevel = 'info';
@@ -144,6 +147,7 @@ export function readConfig(env: Env = process.env): GatewayConfig {
       1,
       3_600_000,
     ),
+    upstreamMaxRetryAfterMs: reader.integer('UPSTREAM_MAX_RETRY_AFTER_MS', DEFAULT_UPSTREAM_MAX_RETRY_AFTER_MS, 0, 3_600_000),
     tokenRefusedCooldownMs: reader.integer('TOKEN_REFUSED_COOLDOWN_MS', DEFAULT_TOKEN_REFUSED_COOLDOWN_MS, 0, 3_600_000),
     cacheTtlMs: reader.integer('CACHE_TTL_MS', DEFAULT_CACHE_TTL_MS, 1, 7 * 24 * 3_600_000),
     cacheStaleWhileRevalidateMs: reader.integer(

@@ -9,6 +9,7 @@ import {
   type UpstreamErrorCode,
 } from './errors.js';
 import type { UpstreamLog } from './log.js';
+import type { Clock } from './resilience/clock.js';
 import { waitWithin, type Deadline } from './resilience/deadline.js';
 import { retryDelay, type RetryPolicy } from './resilience/retry-policy.js';
 import { readSearchResponse } from './search-response.js';
@@ -40,7 +41,7 @@ export interface UpstreamClientOptions {
    * window of each search can be paged through.
    */
   pageParam: string | undefined;
-  http: Omit<UpstreamHttpOptions, 'baseUrl' | 'log'>;
+  http: Omit<UpstreamHttpOptions, 'baseUrl' | 'log' | 'clock'>;
   cache: SearchCacheOptions;
   retry: RetryPolicy;
   /**
@@ -52,6 +53,8 @@ export interface UpstreamClientOptions {
   /** After the upstream refuses the credentials, how long before they are offered again. */
   refusedCredentialsCooldownMs: number;
   log: UpstreamLog;
+  /** Time for the circuit breaker and the token; tests move it on instead of sleeping. */
+  clock?: Clock | undefined;
 }
 
 export interface SearchPageRequest {
@@ -127,7 +130,7 @@ export class UpstreamClient {
 
   constructor(options: UpstreamClientOptions) {
     this.#options = options;
-    this.#http = new UpstreamHttp({ baseUrl: options.baseUrl, ...options.http, log: options.log });
+    this.#http = new UpstreamHttp({ baseUrl: options.baseUrl, ...options.http, log: options.log, clock: options.clock });
     this.#tokens = new TokenManager(this.#http, {
       credentials: options.credentials,
       callTimeoutMs: options.callTimeoutMs,

@@ -26,6 +26,7 @@ describe('UpstreamHttp', () => {
       maxResponseBytes: 1_000_000,
       maxInFlight: 2,
       breaker: { failureThreshold: 100, cooldownMs: 1_000 },
+      maxRetryAfterMs: 60_000,
       log: quiet,
     });
     const search = { method: 'GET', endpoint: '/v1/company/search', query: { q: 'harbour', jurisdiction: 'GB' } } as const;
