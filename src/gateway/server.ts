@@ -66,6 +66,11 @@ export async function startGateway(
     retry: { retries: config.upstreamRetries, baseDelayMs: config.upstreamRetryBaseMs },
     callTimeoutMs: config.requestDeadlineMs,
     refusedCredentialsCooldownMs: config.tokenRefusedCooldownMs,
+    tokenLifetime: {
+      defaultMs: config.upstreamTokenDefaultLifetimeMs,
+      minMs: config.upstreamTokenMinLifetimeMs,
+      maxMs: config.upstreamTokenMaxLifetimeMs,
+    },
     log: logger,
     clock: options.clock,
   });

@@ -14,10 +14,13 @@ import { waitWithin, type Deadline } from './resilience/deadline.js';
 import { retryDelay, type RetryPolicy } from './resilience/retry-policy.js';
 import { readSearchResponse } from './search-response.js';
 import { normalizeSearchQuery, searchQueryKey, type SearchQuery } from './search-query.js';
-import { TokenManager, type ClientCredentials } from './token-manager.js';
+import { TokenManager, type ClientCredentials, type TokenLifetime } from './token-manager.js';
 import { UpstreamHttp, type UpstreamHttpOptions, type UpstreamResponse } from './upstream-http.js';
 
 export const SEARCH_ENDPOINT = '/v1/company/search';
+
+/** What a search answered 401 reads as: the token it was sent with was refused. */
+const TOKEN_REFUSED = Symbol('token refused');
 
 /** The upstream's largest page: every search asks for a whole window of this size. */
 export const UPSTREAM_MAX_PAGE_SIZE = 50;
@@ -52,6 +55,7 @@ export interface UpstreamClientOptions {
   callTimeoutMs: number;
   /** After the upstream refuses the credentials, how long before they are offered again. */
   refusedCredentialsCooldownMs: number;
+  tokenLifetime: TokenLifetime;
   log: UpstreamLog;
   /** Time for the circuit breaker and the token; tests move it on instead of sleeping. */
   clock?: Clock | undefined;
@@ -135,7 +139,9 @@ export class UpstreamClient {
       credentials: options.credentials,
       callTimeoutMs: options.callTimeoutMs,
       refusedCooldownMs: options.refusedCredentialsCooldownMs,
+      lifetime: options.tokenLifetime,
       log: options.log,
+      clock: options.clock,
     });
     const { ttlMs, staleWhileRevalidateMs, staleIfErrorMs, maxBytes } = options.cache;
     this.#windows = new LRUCache<string, SearchWindow, WindowRequest>({
@@ -282,7 +288,7 @@ export class UpstreamClient {
     for (let retry = 0; ; retry++) {
       const token = await this.#tokens.getToken();
       try {
-        return this.#readWindow(await this.#searchAuthorized(token, request, expiresAt), request);
+        return await this.#searchAuthorized(token, request, expiresAt);
       } catch (error) {
         const delayMs = retry < this.#options.retry.retries ? retryDelay(error, retry, this.#options.retry) : undefined;
         if (delayMs === undefined || Date.now() + delayMs >= expiresAt) throw error;
@@ -296,13 +302,13 @@ export class UpstreamClient {
   }
 
   /** A search with `token`; a 401 drops the token and tries once more with a new one. */
-  async #searchAuthorized(token: string, request: WindowRequest, expiresAt: number): Promise<UpstreamResponse> {
-    const response = await this.#searchWith(token, request, expiresAt);
-    if (response.status !== 401) return response;
+  async #searchAuthorized(token: string, request: WindowRequest, expiresAt: number): Promise<SearchWindow> {
+    const window = await this.#searchWith(token, request, expiresAt);
+    if (window !== TOKEN_REFUSED) return window;
     this.#tokens.invalidate(token);
     const renewed = await this.#tokens.getToken();
     const retried = await this.#searchWith(renewed, request, expiresAt);
-    if (retried.status === 401) {
+    if (retried === TOKEN_REFUSED) {
       // A token refused right after it was issued means the credentials are no good for searching.
       this.#tokens.invalidate(renewed);
       throw this.#tokens.refuse(
@@ -314,21 +320,23 @@ export class UpstreamClient {
     return retried;
   }
 
-  #searchWith(token: string, { query, index }: WindowRequest, expiresAt: number): Promise<UpstreamResponse> {
+  #searchWith(token: string, request: WindowRequest, expiresAt: number): Promise<SearchWindow | typeof TOKEN_REFUSED> {
     const { pageParam } = this.#options;
+    const { query, index } = request;
     return this.#http.request(
       {
-      method: 'GET',
-      endpoint: SEARCH_ENDPOINT,
-      query: {
-        q: query.q,
-        jurisdiction: query.jurisdiction,
-        pageSize: String(UPSTREAM_MAX_PAGE_SIZE),
-        ...(pageParam === undefined ? {} : { [pageParam]: String(index + 1) }),
-      },
-      headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+        method: 'GET',
+        endpoint: SEARCH_ENDPOINT,
+        query: {
+          q: query.q,
+          jurisdiction: query.jurisdiction,
+          pageSize: String(UPSTREAM_MAX_PAGE_SIZE),
+          ...(pageParam === undefined ? {} : { [pageParam]: String(index + 1) }),
+        },
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
       },
       expiresAt,
+      (response) => (response.status === 401 ? TOKEN_REFUSED : this.#readWindow(response, request)),
     );
   }
 

@@ -90,11 +90,13 @@ export class UpstreamHttp {
   }
 
   /**
-   * One call, abandoned at `expiresAt`. A 5xx, a 429 or a transport failure
-   * counts against the circuit breaker; any other answer shows the upstream is
-   * up.
+   * One call, abandoned at `expiresAt`, its answer turned by `read` into what
+   * the caller wants. A 5xx, a 429, a transport failure or an answer that
+   * `read` finds unusable (UpstreamBadResponseError) counts against the
+   * circuit breaker: an upstream answering what cannot be used is failing as
+   * surely as one answering 503. Any other answer shows the upstream is up.
    */
-  async request(request: UpstreamRequest, expiresAt: number): Promise<UpstreamResponse> {
+  async request<T>(request: UpstreamRequest, expiresAt: number, read: (response: UpstreamResponse) => T): Promise<T> {
     const where = `${request.method} ${request.endpoint}`;
     const search = request.query ? `?${new URLSearchParams(request.query)}` : '';
     const release = await this.#limit.acquire(expiresAt, where);
@@ -128,10 +130,18 @@ export class UpstreamHttp {
     }
     if (response.status >= 500 || response.status === 429) {
       this.#breaker.recordFailure({ rateLimited: response.status === 429, retryAfterMs: response.retryAfterMs });
-    } else {
-      this.#breaker.recordSuccess();
+      return read(response);
     }
-    return response;
+    let result: T;
+    try {
+      result = read(response);
+    } catch (error) {
+      if (error instanceof UpstreamBadResponseError) this.#breaker.recordFailure();
+      else this.#breaker.recordSuccess();
+      throw error;
+    }
+    this.#breaker.recordSuccess();
+    return result;
   }
 
   close(): Promise<void> {

@@ -60,6 +60,30 @@ describe('readConfig', () => {
     ]);
   });
 
+  it('reads the bounds of a service token\'s lifetime, and refuses a default outside them', () => {
+    expect(readConfig({})).toMatchObject({
+      upstreamTokenDefaultLifetimeMs: 300_000,
+      upstreamTokenMinLifetimeMs: 10_000,
+      upstreamTokenMaxLifetimeMs: 3_600_000,
+    });
+    expect(
+      readConfig({
+        UPSTREAM_TOKEN_DEFAULT_LIFETIME_MS: '60000',
+        UPSTREAM_TOKEN_MIN_LIFETIME_MS: '1000',
+        UPSTREAM_TOKEN_MAX_LIFETIME_MS: '60000',
+      }),
+    ).toMatchObject({ upstreamTokenDefaultLifetimeMs: 60_000, upstreamTokenMinLifetimeMs: 1_000, upstreamTokenMaxLifetimeMs: 60_000 });
+    expect(problemsOf({ UPSTREAM_TOKEN_DEFAULT_LIFETIME_MS: '5000' })).toEqual([
+      'UPSTREAM_TOKEN_DEFAULT_LIFETIME_MS (5000) must lie from UPSTREAM_TOKEN_MIN_LIFETIME_MS (10000) to UPSTREAM_TOKEN_MAX_LIFETIME_MS (3600000)',
+    ]);
+    expect(problemsOf({ UPSTREAM_TOKEN_MIN_LIFETIME_MS: '120000', UPSTREAM_TOKEN_MAX_LIFETIME_MS: '60000' })).toEqual([
+      'UPSTREAM_TOKEN_MIN_LIFETIME_MS (120000) must not be greater than UPSTREAM_TOKEN_MAX_LIFETIME_MS (60000)',
+    ]);
+    expect(problemsOf({ UPSTREAM_TOKEN_MAX_LIFETIME_MS: '0' })).toEqual([
+      'UPSTREAM_TOKEN_MAX_LIFETIME_MS must be a whole number from 1000 to 86400000, got "0"',
+    ]);
+  });
+
   it('uses the documented defaults and the embedded upstream when nothing is set', () => {
     const config = readConfig({});
     expect(config).toMatchObject({

@@ -31,8 +31,8 @@ describe('UpstreamHttp', () => {
     });
     const search = { method: 'GET', endpoint: '/v1/company/search', query: { q: 'harbour', jurisdiction: 'GB' } } as const;
     const startedAt = performance.now();
-    const ahead = http.request(search, Date.now() + 5_000);
-    const waiting = http.request(search, Date.now() + 200);
+    const ahead = http.request(search, Date.now() + 5_000, (response) => response);
+    const waiting = http.request(search, Date.now() + 200, (response) => response);
 
     await expect(waiting).rejects.toBeInstanceOf(UpstreamTimeoutError);
     expect(performance.now() - startedAt).toBeLessThan(600);
