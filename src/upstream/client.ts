@@ -8,7 +8,7 @@ import {
   errorForStatus,
   type UpstreamErrorCode,
 } from './errors.js';
-import type { UpstreamLog } from './log.js';
+import { reportFailure, type UpstreamLog } from './log.js';
 import type { Clock } from './resilience/clock.js';
 import { waitWithin, type Deadline } from './resilience/deadline.js';
 import { retryDelay, type RetryPolicy } from './resilience/retry-policy.js';
@@ -158,10 +158,9 @@ export class UpstreamClient {
       ignoreFetchAbort: true,
       fetchMethod: (_key, stale, { context, options: fetchOptions }) =>
         this.#fetchWindow(context).catch((error: unknown) => {
-          // A failed refresh behind a stale answer reaches no client; say so here.
-          if (stale !== undefined && fetchOptions.allowStale) {
-            options.log.warn({ code: (error as UpstreamError).code }, 'Background refresh of a stale search failed');
-          }
+          // Every request waiting for this fetch gets its error; the log gets it once, here.
+          const background = stale !== undefined && fetchOptions.allowStale;
+          reportFailure(options.log, error, background ? 'Background refresh of a stale search failed' : 'Search failed');
           throw error;
         }),
     });
@@ -292,10 +291,10 @@ export class UpstreamClient {
       } catch (error) {
         const delayMs = retry < this.#options.retry.retries ? retryDelay(error, retry, this.#options.retry) : undefined;
         if (delayMs === undefined || Date.now() + delayMs >= expiresAt) throw error;
-        this.#options.log.warn(
-          { code: (error as UpstreamError).code, retry: retry + 1, delayMs: Math.round(delayMs) },
-          'Search failed; retrying after a backoff',
-        );
+        reportFailure(this.#options.log, error, 'Search failed; retrying after a backoff', {
+          retry: retry + 1,
+          delayMs: Math.round(delayMs),
+        });
         await pause(delayMs);
       }
     }
@@ -345,8 +344,9 @@ export class UpstreamClient {
     if (response.status === 400) {
       // The upstream may echo what it was sent; the token and the secret never reach the log.
       const reason = this.#tokens.redact(upstreamMessage(response.body));
-      this.#options.log.warn({ reason }, `Company lookup service rejected a search on ${where}`);
-      throw new UpstreamRejectedQueryError(`Company lookup service rejected the search on ${where} (400)`);
+      const error = new UpstreamRejectedQueryError(`Company lookup service rejected the search on ${where} (400)`);
+      reportFailure(this.#options.log, error, 'Company lookup service rejected a search', { reason });
+      throw error;
     }
     if (response.status !== 200) throw errorForStatus(response.status, where, response.retryAfterMs);
     const read = readSearchResponse(response.body, query.jurisdiction, where);

@@ -1,5 +1,5 @@
-import { UpstreamAuthError, UpstreamError, UpstreamTransientError, errorForStatus } from './errors.js';
-import type { UpstreamLog } from './log.js';
+import { UpstreamAuthError, UpstreamTransientError, errorForStatus } from './errors.js';
+import { reportFailure, type UpstreamLog } from './log.js';
 import { systemClock, type Clock } from './resilience/clock.js';
 import { exponentialDelay, FailureBackoff } from './resilience/failure-backoff.js';
 import { readTokenResponse } from './token-response.js';
@@ -147,17 +147,12 @@ export class TokenManager {
   #fail(error: unknown): void {
     const waitMs = this.#backoff.fail(error);
     const { log } = this.#options;
-    const details = {
-      code: error instanceof UpstreamError ? error.code : undefined,
-      reason: error instanceof Error ? error.message : String(error),
-      waitMs,
-    };
     if (error instanceof UpstreamAuthError) {
-      log.warn(details, 'Company lookup service refused the client credentials; not asking again during the cool-down');
+      reportFailure(log, error, 'Company lookup service refused the client credentials; not asking again during the cool-down', { waitMs });
     } else if (this.#token && this.#clock() < this.#token.expiresAt) {
-      log.warn(details, 'Early renewal of the service token failed; keeping the current token');
+      reportFailure(log, error, 'Early renewal of the service token failed; keeping the current token', { waitMs });
     } else {
-      log.warn(details, 'Company lookup service gave no usable service token; not asking again during the backoff');
+      reportFailure(log, error, 'Company lookup service gave no usable service token; not asking again during the backoff', { waitMs });
     }
   }
 

@@ -44,16 +44,19 @@ export class CircuitBreaker {
       this.#state = 'half-open';
       return;
     }
+    // Half-open, the probe's answer is due any moment: the wait is then 0, told as 1 s.
     const waitMs = Math.max(0, this.#openUntil - now);
     const nextTry = `the next try is in ${Math.ceil(waitMs / 1000)} s`;
     // Clients told of a rate limit know to slow down; "unavailable" would not say so.
     if (this.#rateLimited) {
       throw new UpstreamRateLimitHoldError(
         `Company lookup service is not called for ${where}: it answered 429 (rate limited) at the last try; ${nextTry}`,
+        waitMs,
       );
     }
     throw new UpstreamCircuitOpenError(
       `Company lookup service is not called for ${where}: it failed ${this.#failures} times in a row; ${nextTry}`,
+      waitMs,
     );
   }
 
