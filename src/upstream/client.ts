@@ -12,6 +12,7 @@ import { reportFailure, type UpstreamLog } from './log.js';
 import type { Clock } from './resilience/clock.js';
 import { waitWithin, type Deadline } from './resilience/deadline.js';
 import { retryDelay, type RetryPolicy } from './resilience/retry-policy.js';
+import { repeatedSlots } from './repeated-results.js';
 import { readSearchResponse } from './search-response.js';
 import { normalizeSearchQuery, searchQueryKey, type SearchQuery } from './search-query.js';
 import { TokenManager, type ClientCredentials, type TokenLifetime } from './token-manager.js';
@@ -69,7 +70,7 @@ export interface SearchPageRequest {
 }
 
 export interface SearchPageEntry {
-  /** Position in the upstream's order; positions of results left out as unreadable are skipped. */
+  /** Position in the upstream's order; positions of results left out (unreadable or repeated) are skipped. */
   position: number;
   company: Company;
 }
@@ -101,7 +102,10 @@ export interface CompanyLookup {
 }
 
 interface SearchWindow {
+  /** One per result the upstream sent, in its order; null where it was unreadable or repeated a company. */
   slots: (Company | null)[];
+  /** Slots left out because their company came earlier in the window: no partial error, as nothing is missing. */
+  repeated: ReadonlySet<number>;
   total: number;
   fetchedAt: number;
   bytes: number;
@@ -192,7 +196,7 @@ export class UpstreamClient {
         const position = index * UPSTREAM_MAX_PAGE_SIZE + slot;
         if (position < offset || position >= end) return;
         if (company) entries.push({ position, company });
-        else omitted.push(position);
+        else if (!window.repeated.has(slot)) omitted.push(position);
       });
       if (!isFull(window)) {
         // A short window is the last one: whatever came after it is past the end.
@@ -339,7 +343,7 @@ export class UpstreamClient {
     );
   }
 
-  #readWindow(response: UpstreamResponse, { query }: WindowRequest): SearchWindow {
+  #readWindow(response: UpstreamResponse, { query, index }: WindowRequest): SearchWindow {
     const where = `GET ${SEARCH_ENDPOINT}`;
     if (response.status === 400) {
       // The upstream may echo what it was sent; the token and the secret never reach the log.
@@ -356,7 +360,15 @@ export class UpstreamClient {
         'Upstream sent malformed fields; read them as null',
       );
     }
-    return { slots: read.slots, total: read.total, fetchedAt: Date.now(), bytes: Buffer.byteLength(response.body) };
+    const repeated = repeatedSlots(read.slots);
+    if (repeated.size > 0) {
+      for (const slot of repeated) read.slots[slot] = null;
+      this.#options.log.warn(
+        { jurisdiction: query.jurisdiction, window: index, repeated: repeated.size, slots: [...repeated].slice(0, 20) },
+        'Upstream sent the same company more than once in one window; kept the first',
+      );
+    }
+    return { slots: read.slots, repeated, total: read.total, fetchedAt: Date.now(), bytes: Buffer.byteLength(response.body) };
   }
 }
 
