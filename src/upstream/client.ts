@@ -1,22 +1,15 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import type { Company } from './company.js';
-import {
-  UpstreamAuthError,
-  UpstreamError,
-  UpstreamRejectedQueryError,
-  errorForStatus,
-  type UpstreamErrorCode,
-} from './errors.js';
+import { UpstreamAuthError, UpstreamError, UpstreamRejectedQueryError, type UpstreamErrorCode } from './errors.js';
 import { reportFailure, type UpstreamLog } from './log.js';
 import type { Clock } from './resilience/clock.js';
 import { waitWithin, type Deadline } from './resilience/deadline.js';
 import { retryDelay, type RetryPolicy } from './resilience/retry-policy.js';
-import { repeatedSlots } from './repeated-results.js';
-import { readSearchResponse } from './search-response.js';
+import { readWindow, type SearchWindow } from './search-window.js';
 import { normalizeSearchQuery, searchQueryKey, type SearchQuery } from './search-query.js';
 import { TokenManager, type ClientCredentials, type TokenLifetime } from './token-manager.js';
-import { UpstreamHttp, type UpstreamHttpOptions, type UpstreamResponse } from './upstream-http.js';
+import { UpstreamHttp, type UpstreamHttpOptions } from './upstream-http.js';
 
 export const SEARCH_ENDPOINT = '/v1/company/search';
 
@@ -99,16 +92,6 @@ export interface CompanyLookup {
   freshUntil: number;
   /** Set when the answer is past its TTL because the upstream failed when asked again. */
   servedOnError: UpstreamErrorCode | undefined;
-}
-
-interface SearchWindow {
-  /** One per result the upstream sent, in its order; null where it was unreadable or repeated a company. */
-  slots: (Company | null)[];
-  /** Slots left out because their company came earlier in the window: no partial error, as nothing is missing. */
-  repeated: ReadonlySet<number>;
-  total: number;
-  fetchedAt: number;
-  bytes: number;
 }
 
 interface WindowRequest {
@@ -339,48 +322,10 @@ export class UpstreamClient {
         headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
       },
       expiresAt,
-      (response) => (response.status === 401 ? TOKEN_REFUSED : this.#readWindow(response, request)),
+      (response) =>
+        response.status === 401
+          ? TOKEN_REFUSED
+          : readWindow(response, `GET ${SEARCH_ENDPOINT}`, request, { log: this.#options.log, redact: (text) => this.#tokens.redact(text) }),
     );
   }
-
-  #readWindow(response: UpstreamResponse, { query, index }: WindowRequest): SearchWindow {
-    const where = `GET ${SEARCH_ENDPOINT}`;
-    if (response.status === 400) {
-      // The upstream may echo what it was sent; the token and the secret never reach the log.
-      const reason = this.#tokens.redact(upstreamMessage(response.body));
-      const error = new UpstreamRejectedQueryError(`Company lookup service rejected the search on ${where} (400)`);
-      reportFailure(this.#options.log, error, 'Company lookup service rejected a search', { reason });
-      throw error;
-    }
-    if (response.status !== 200) throw errorForStatus(response.status, where, response.retryAfterMs);
-    const read = readSearchResponse(response.body, query.jurisdiction, where);
-    if (read.invalidFields.length > 0) {
-      this.#options.log.warn(
-        { jurisdiction: query.jurisdiction, fields: read.invalidFields.slice(0, 20), count: read.invalidFields.length },
-        'Upstream sent malformed fields; read them as null',
-      );
-    }
-    const repeated = repeatedSlots(read.slots);
-    if (repeated.size > 0) {
-      for (const slot of repeated) read.slots[slot] = null;
-      this.#options.log.warn(
-        { jurisdiction: query.jurisdiction, window: index, repeated: repeated.size, slots: [...repeated].slice(0, 20) },
-        'Upstream sent the same company more than once in one window; kept the first',
-      );
-    }
-    return { slots: read.slots, repeated, total: read.total, fetchedAt: Date.now(), bytes: Buffer.byteLength(response.body) };
-  }
-}
-
-const MAX_UPSTREAM_MESSAGE_LENGTH = 200;
-
-/** The `message` of an upstream error body, shortened, for the log; clients get a fixed message. */
-function upstreamMessage(body: string): string {
-  try {
-    const { message } = JSON.parse(body) as { message?: unknown };
-    if (typeof message === 'string' && message !== '') return message.slice(0, MAX_UPSTREAM_MESSAGE_LENGTH);
-  } catch {
-    // A non-JSON error body has no reason worth logging.
-  }
-  return 'no reason given';
 }
