@@ -12,6 +12,15 @@ import { readTrustedDocuments, type TrustedDocuments } from './trusted-documents
 export interface GatewayConfig {
   host: string;
   port: number;
+  /** How long a client may take to send its request headers; at most requestTimeoutMs. */
+  headersTimeoutMs: number;
+  /** How long a client may take to send its whole request, headers and body. */
+  requestTimeoutMs: number;
+  /** Connections served at once; a few more are answered 503 TOO_MANY_CONNECTIONS, the rest closed at once. */
+  maxConnections: number;
+  /** After refusing a request whose body is still coming, how long and how much of it is read and thrown away so the client sees the answer. */
+  refusalLingerMs: number;
+  refusalLingerBytes: number;
   /** Absent: run the embedded lookup service and front it. */
   upstream: UpstreamTarget | undefined;
   upstreamPageParam: string | undefined;
@@ -80,6 +89,11 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4000;
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_CONNECTIONS = 1_024;
+export const DEFAULT_REFUSAL_LINGER_MS = 3_000;
+export const DEFAULT_REFUSAL_LINGER_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_UPSTREAM_CONNECTIONS = 10;
 export const DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS = 2_000;
 export const DEFAULT_UPSTREAM_HEADERS_TIMEOUT_MS = 5_000;
@@ -138,6 +152,7 @@ export function readConfig(env: Env = process.env): GatewayConfig {
   const config: GatewayConfig = {
     host: reader.host('HOST') ?? DEFAULT_HOST,
     port: reader.integer('PORT', DEFAULT_PORT, 0, 65_535),
+    ...readHttpServer(reader, problems),
     upstream: readUpstreamTarget(reader, problems),
     upstreamPageParam: reader.pageParam('UPSTREAM_PAGE_PARAM'),
     upstreamConnections: reader.integer('UPSTREAM_CONNECTIONS', DEFAULT_UPSTREAM_CONNECTIONS, 1, 1_024),
@@ -174,6 +189,24 @@ export function readConfig(env: Env = process.env): GatewayConfig {
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** Client connections: how long a request may take to arrive, how many connections are served, how refusals end. */
+function readHttpServer(reader: EnvReader, problems: string[]) {
+  const headersTimeoutMs = reader.integer('HEADERS_TIMEOUT_MS', DEFAULT_HEADERS_TIMEOUT_MS, 100, 600_000);
+  const requestTimeoutMs = reader.integer('REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 100, 3_600_000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    problems.push(
+      `HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be more than REQUEST_TIMEOUT_MS (${requestTimeoutMs}), which covers the headers too`,
+    );
+  }
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    maxConnections: reader.integer('MAX_CONNECTIONS', DEFAULT_MAX_CONNECTIONS, 1, 1_000_000),
+    refusalLingerMs: reader.integer('REFUSAL_LINGER_MS', DEFAULT_REFUSAL_LINGER_MS, 0, 60_000),
+    refusalLingerBytes: reader.integer('REFUSAL_LINGER_BYTES', DEFAULT_REFUSAL_LINGER_BYTES, 0, 64 * 1024 * 1024),
+  } satisfies Partial<GatewayConfig>;
 }
 
 function readUpstreamTarget(reader: EnvReader, problems: string[]): UpstreamTarget | undefined {

@@ -14,7 +14,8 @@ export type RejectionCode =
   | 'NOT_FOUND'
   | 'INTERNAL_SERVER_ERROR'
   | 'BAD_REQUEST'
-  | 'REQUEST_TIMEOUT';
+  | 'REQUEST_TIMEOUT'
+  | 'TOO_MANY_CONNECTIONS';
 
 export interface Rejection {
   status: number;
@@ -31,6 +32,12 @@ function rejectionBody(code: RejectionCode, message: string): string {
 }
 
 export function sendRejection(response: ServerResponse, rejection: Rejection): void {
+  writeRejection(response, rejection);
+  response.end();
+}
+
+/** Writes the whole refusal, status to last byte, and leaves ending the response to the caller. */
+export function writeRejection(response: ServerResponse, rejection: Rejection): void {
   const body = rejectionBody(rejection.code, rejection.message);
   response.writeHead(rejection.status, {
     ...rejection.headers,
@@ -39,7 +46,7 @@ export function sendRejection(response: ServerResponse, rejection: Rejection): v
     'cache-control': 'no-store',
     ...(rejection.closeConnection ? { connection: 'close' } : {}),
   });
-  response.end(body);
+  response.write(body);
 }
 
 /**

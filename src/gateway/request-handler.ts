@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { acceptsAnAnswer, ANSWER_MEDIA_TYPES, isReadableBody, REQUEST_MEDIA_TYPES } from './media-types.js';
 import { createAccessPolicy, type AccessDecision, type Client } from './access/client-access.js';
 import { clientAddress, networkOf } from './access/client-address.js';
@@ -6,9 +7,11 @@ import { RateLimiter } from './access/rate-limiter.js';
 import type { GatewayConfig } from './config.js';
 import { createCorsPolicy, type CorsPolicy } from './cors.js';
 import { crossSiteRefusal } from './csrf.js';
+import { refuseBeforeBody, type LingerBounds } from './early-refusal.js';
 import type { Logger } from './logger.js';
 import { sendRejection, type Rejection } from './rejection.js';
 import { ClientGoneError, isBatchBody, readBody } from './request-body.js';
+import { originForm } from './request-target.js';
 import { GRAPHQL_PATH, HEALTH_PATH } from './yoga.js';
 
 export interface RequestHandlerOptions {
@@ -24,16 +27,22 @@ export interface RequestHandlerOptions {
   trustedProxyCount: number;
   /** Whether GraphiQL is served; its page is static and loads without credentials. */
   graphiql: boolean;
+  /** Whether a request's connection is over MAX_CONNECTIONS. */
+  connectionOverCap: (socket: Socket) => boolean;
+  /** What of a request body still coming is read after refusing the request, so the client gets the refusal. */
+  refusalLinger: LingerBounds;
   logger: Logger;
 }
 
-export type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
+/** `continueFirst`: the client waits for `100 Continue` before sending its body, which it gets only once every check has passed. */
+export type RequestHandler = (request: IncomingMessage, response: ServerResponse, continueFirst?: boolean) => void;
 
 /** The checks as the settings configure them, in front of `next`. */
 export function requestHandlerFor(
   config: Omit<GatewayConfig, 'upstream'>,
   next: RequestHandlerOptions['next'],
   logger: Logger,
+  connectionOverCap: RequestHandlerOptions['connectionOverCap'],
 ): RequestHandler {
   return createRequestHandler({
     next,
@@ -47,6 +56,8 @@ export function requestHandlerFor(
     batchingLimit: config.batchingLimit,
     trustedProxyCount: config.trustedProxyCount,
     graphiql: config.graphiql,
+    connectionOverCap,
+    refusalLinger: { ms: config.refusalLingerMs, bytes: config.refusalLingerBytes },
     logger,
   });
 }
@@ -59,10 +70,11 @@ export function requestHandlerFor(
  */
 export function createRequestHandler(options: RequestHandlerOptions): RequestHandler {
   const { cors, logger } = options;
-  return (request, response) => {
+  return (request, response, continueFirst = false) => {
+    request.url = originForm(request.url ?? '/');
     const origin = request.headers.origin;
     for (const [name, value] of Object.entries(cors.headers(origin))) response.setHeader(name, value);
-    handle(options, request, response).catch((error: unknown) => {
+    handle(options, request, response, continueFirst).catch((error: unknown) => {
       if (error instanceof ClientGoneError) {
         // Nobody is left to answer, and nothing went wrong here.
         logger.debug({ reason: error.message }, 'Client went away before sending its whole request');
@@ -79,7 +91,16 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
   };
 }
 
-async function handle(options: RequestHandlerOptions, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function handle(options: RequestHandlerOptions, request: IncomingMessage, response: ServerResponse, continueFirst: boolean): Promise<void> {
+  if (options.connectionOverCap(request.socket)) {
+    return reject(options, response, {
+      status: 503,
+      code: 'TOO_MANY_CONNECTIONS',
+      message: 'The server has as many connections open as it serves (MAX_CONNECTIONS); try again in 1 s',
+      headers: { 'retry-after': '1' },
+      closeConnection: true,
+    });
+  }
   const method = request.method ?? 'GET';
   const path = (request.url ?? '/').split('?', 1)[0];
   if (path === HEALTH_PATH) return void options.next(request, response, undefined);
@@ -136,6 +157,7 @@ async function handle(options: RequestHandlerOptions, request: IncomingMessage, 
 
   let body: Buffer | undefined;
   if (method !== 'GET' && method !== 'HEAD') {
+    if (continueFirst) response.writeContinue();
     body = await readBody(request, options.maxBodyBytes);
     if (body === undefined) return reject(options, response, tooLarge(options.maxBodyBytes), access.client);
     const batchRefused = chargeBatch(options, access.client.key, body);
@@ -210,8 +232,8 @@ function tooLarge(maxBodyBytes: number): Rejection {
 
 function reject(options: RequestHandlerOptions, response: ServerResponse, rejection: Rejection, client?: Client): void {
   options.logger.info({ status: rejection.status, code: rejection.code, client: client?.key }, 'Request refused');
-  // A body still on its way would be read and thrown away until REQUEST_TIMEOUT_MS, however long it is.
-  sendRejection(response, bodyStillComing(response.req) ? { ...rejection, closeConnection: true } : rejection);
+  if (bodyStillComing(response.req)) refuseBeforeBody(response, rejection, options.refusalLinger);
+  else sendRejection(response, rejection);
 }
 
 function bodyStillComing(request: IncomingMessage): boolean {

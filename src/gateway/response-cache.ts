@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
+import { bufferBytes, LRU_ENTRY_BYTES, objectBytes, stringBytes } from '../upstream/heap-size.js';
 import { isBatchBody } from './request-body.js';
 
 export interface SerializedAnswer {
@@ -8,7 +9,7 @@ export interface SerializedAnswer {
 }
 
 export interface ResponseCacheOptions {
-  /** Upper bound, counted in bytes of answers. */
+  /** Upper bound, counted in bytes held: answers, keys and bookkeeping. */
   maxBytes: number;
   /** No answer is reused for longer than this, whatever its data says. */
   maxTtlMs: number;
@@ -24,8 +25,22 @@ export const RESPONSE_CACHE_SHARE = 0.5;
  */
 export const MAX_KEY_LENGTH = 8_192;
 
-/** What an entry costs beyond its body and key: bookkeeping. */
-const ENTRY_OVERHEAD_BYTES = 256;
+/**
+ * What an entry holds: the cache's entry, the key, the answer object, its
+ * content type and its body with the Buffer's own bookkeeping.
+ *
+ * Checked with scripts/calibrate-cache-sizes.ts (Node 20.20, 64-bit), per
+ * answer kept under a 1,100-byte key, the heap and the process memory outside
+ * it after GC against this count:
+ *
+ *   body        heap  outside    held  counted
+ *   150 B      1,449      339   1,788    1,940   +8%
+ *   2 KiB      1,443    2,483   3,926    3,828   -2%
+ *   40 KiB     1,444   41,615  43,060   42,740   -1%
+ */
+function entryBytes(answer: SerializedAnswer, key: string): number {
+  return LRU_ENTRY_BYTES + stringBytes(key) + objectBytes(2) + stringBytes(answer.contentType) + bufferBytes(answer.body.byteLength);
+}
 
 /**
  * Serialized answers to GraphQL requests, reused byte for byte when the same
@@ -37,6 +52,8 @@ const ENTRY_OVERHEAD_BYTES = 256;
  * Content-Type, body), so telling two requests apart costs a map lookup and no
  * parsing; the same operation written differently is merely another entry.
  * Keys count towards the byte bound and are at most MAX_KEY_LENGTH long.
+ * Each entry counts what it holds (see entryBytes), not only its body: a
+ * small answer holds several times its own bytes.
  */
 export class ResponseCache {
   readonly #answers: LRUCache<string, SerializedAnswer>;
@@ -46,15 +63,14 @@ export class ResponseCache {
     this.#maxTtlMs = options.maxTtlMs;
     this.#answers = new LRUCache<string, SerializedAnswer>({
       maxSize: options.maxBytes,
-      // Keys are Latin-1 (see keyOf), which V8 stores at one byte a character.
-      sizeCalculation: (answer, key) => answer.body.length + key.length + ENTRY_OVERHEAD_BYTES,
+      sizeCalculation: entryBytes,
       ttl: options.maxTtlMs,
       // A clock reading per check instead of lru-cache's 1 ms timer per access (see the search cache in upstream/client.ts).
       ttlResolution: 0,
     });
   }
 
-  /** Bytes held now, bodies and overhead together. */
+  /** Bytes held now: answers, keys and bookkeeping. */
   get bytes(): number {
     return this.#answers.calculatedSize;
   }
@@ -63,10 +79,12 @@ export class ResponseCache {
    * The request's bytes as a string. The body is decoded as Latin-1, one
    * character a byte: cheaper than UTF-8, and two bodies give the same key only
    * when their bytes are the same. Node decodes the URL and headers the same way.
+   * Joined rather than concatenated: V8 keeps a concatenation as a tree of its
+   * pieces (a 32-byte node for each join), a join as one flat string.
    */
   keyOf(request: IncomingMessage, body: Buffer | undefined): string {
     const { headers } = request;
-    return `${request.method}\n${request.url}\n${headers.accept ?? ''}\n${headers['content-type'] ?? ''}\n${body?.toString('latin1') ?? ''}`;
+    return [request.method, request.url, headers.accept ?? '', headers['content-type'] ?? '', body?.toString('latin1') ?? ''].join('\n');
   }
 
   get(key: string): SerializedAnswer | undefined {
@@ -85,7 +103,7 @@ export class ResponseCache {
     const { body } = answer;
     // Not Buffer.copyBytesFrom: it serves small copies from the same shared pool.
     const owned = body.byteLength === body.buffer.byteLength ? body : Buffer.from(new Uint8Array(body).buffer);
-    this.#answers.set(key, owned === body ? answer : { ...answer, body: owned }, { ttl: Math.floor(ttl) });
+    this.#answers.set(key, { contentType: answer.contentType, body: owned }, { ttl: Math.floor(ttl) });
   }
 }
 

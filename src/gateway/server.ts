@@ -1,8 +1,10 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UpstreamClient } from '../upstream/client.js';
 import type { Clock } from '../upstream/resilience/clock.js';
 import type { GatewayConfig, UpstreamTarget } from './config.js';
+import { ConnectionCap } from './connection-cap.js';
+import { isLingering } from './early-refusal.js';
 import { accessLoggerOf, type Logger } from './logger.js';
 import { answerClientError } from './rejection.js';
 import { requestHandlerFor } from './request-handler.js';
@@ -13,8 +15,20 @@ import { createYogaResponder } from './yoga-responder.js';
 /** Largest upstream body read; a full page of 50 results is far below it. */
 export const MAX_UPSTREAM_RESPONSE_BYTES = 8 * 1024 * 1024;
 
-/** How long a client may take to send its request, headers and body. */
-export const REQUEST_TIMEOUT_MS = 30_000;
+/** How long a keep-alive connection may sit idle between requests. */
+export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+/**
+ * Longest pause between Node's checks of the headers and request timeouts:
+ * a slow client is dropped at most this long after its time is up. Node's
+ * default, 30 s, held a client that never finished its headers for 60–90 s.
+ */
+export const MAX_CONNECTIONS_CHECK_INTERVAL_MS = 1_000;
+
+/** A tenth of the headers timeout, so short timeouts hold as closely as long ones, and at most MAX_CONNECTIONS_CHECK_INTERVAL_MS. */
+export function connectionsCheckingIntervalFor(headersTimeoutMs: number): number {
+  return Math.min(MAX_CONNECTIONS_CHECK_INTERVAL_MS, Math.ceil(headersTimeoutMs / 10));
+}
 
 /** How long open requests may finish after shutdown begins. */
 export const SHUTDOWN_GRACE_MS = 10_000;
@@ -81,11 +95,14 @@ export async function startGateway(
     logger,
     protection: config,
   });
-  const handleRequest = requestHandlerFor(config, createYogaResponder(gateway, responseCache), logger);
+  const connectionCap = new ConnectionCap(config.maxConnections, logger);
+  const handleRequest = requestHandlerFor(config, createYogaResponder(gateway, responseCache), logger, (socket) =>
+    connectionCap.isOver(socket),
+  );
 
   const accessLogger = accessLoggerOf(logger);
   let closing = false;
-  const server = createServer((request, response) => {
+  const serve = (request: IncomingMessage, response: ServerResponse, continueFirst = false) => {
     const startedAt = performance.now();
     if (closing) response.setHeader('connection', 'close');
     response.once('finish', () => {
@@ -101,12 +118,26 @@ export async function startGateway(
         'request',
       );
     });
-    handleRequest(request, response);
+    handleRequest(request, response, continueFirst);
+  };
+  // Slow clients only hold sockets: headers not in by HEADERS_TIMEOUT_MS, or the whole request by REQUEST_TIMEOUT_MS, get 408 and a close.
+  const server = createServer(
+    {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: connectionsCheckingIntervalFor(config.headersTimeoutMs),
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    },
+    serve,
+  );
+  // Without this listener Node sends `100 Continue` before any check has run.
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => serve(request, response, true));
+  connectionCap.attach(server);
+  server.on('clientError', (error: Error, socket) => {
+    // A refusal is already on this socket; a second answer (a 408 at the request timeout) would garble it.
+    if (isLingering(socket)) socket.destroy();
+    else answerClientError(error, socket);
   });
-  server.keepAliveTimeout = 5_000;
-  // A client gets this long to send a whole request; slower ones only hold sockets open.
-  server.requestTimeout = REQUEST_TIMEOUT_MS;
-  server.on('clientError', answerClientError);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -6,10 +6,11 @@ import { reportFailure, type UpstreamLog } from './log.js';
 import type { Clock } from './resilience/clock.js';
 import { waitWithin, type Deadline } from './resilience/deadline.js';
 import { retryDelay, type RetryPolicy } from './resilience/retry-policy.js';
-import { readWindow, type SearchWindow } from './search-window.js';
-import { normalizeSearchQuery, searchQueryKey, type SearchQuery } from './search-query.js';
+import { readWindow } from './search-window.js';
+import { normalizeSearchQuery, type SearchQuery } from './search-query.js';
 import { TokenManager, type ClientCredentials, type TokenLifetime } from './token-manager.js';
 import { UpstreamHttp, type UpstreamHttpOptions } from './upstream-http.js';
+import { windowEntryBytes, windowKey, type SearchWindow } from './window-size.js';
 
 export const SEARCH_ENDPOINT = '/v1/company/search';
 
@@ -26,7 +27,7 @@ export interface SearchCacheOptions {
   staleWhileRevalidateMs: number;
   /** How long past its TTL a window is still served when fetching it anew fails. */
   staleIfErrorMs: number;
-  /** Upper bound of the cache, counted in bytes of upstream JSON. */
+  /** Upper bound of the cache, counted in bytes held: each window as read, its key and bookkeeping (see window-size.ts). */
   maxBytes: number;
 }
 
@@ -133,7 +134,7 @@ export class UpstreamClient {
     const { ttlMs, staleWhileRevalidateMs, staleIfErrorMs, maxBytes } = options.cache;
     this.#windows = new LRUCache<string, SearchWindow, WindowRequest>({
       maxSize: maxBytes,
-      sizeCalculation: (window) => window.bytes,
+      sizeCalculation: windowEntryBytes,
       // Freshness is judged by each window's age in #window; the cache only
       // drops what can no longer be served at all.
       ttl: ttlMs + Math.max(staleWhileRevalidateMs, staleIfErrorMs),
@@ -179,7 +180,8 @@ export class UpstreamClient {
         const position = index * UPSTREAM_MAX_PAGE_SIZE + slot;
         if (position < offset || position >= end) return;
         if (company) entries.push({ position, company });
-        else if (!window.repeated.has(slot)) omitted.push(position);
+        // At most UPSTREAM_MAX_PAGE_SIZE repeats, looked up only for the empty slots.
+        else if (!window.repeated.includes(slot)) omitted.push(position);
       });
       if (!isFull(window)) {
         // A short window is the last one: whatever came after it is past the end.
@@ -215,7 +217,7 @@ export class UpstreamClient {
     };
   }
 
-  /** Bytes of upstream JSON the cache holds now. */
+  /** Bytes the search cache holds now, as its bound counts them. */
   get cacheBytes(): number {
     return this.#windows.calculatedSize;
   }
@@ -236,7 +238,7 @@ export class UpstreamClient {
    * upstream fails, times out or is held back by the circuit breaker.
    */
   async #window(request: WindowRequest, deadline: Deadline): Promise<WindowRead> {
-    const key = `${searchQueryKey(request.query)}\u0000${request.index}`;
+    const key = windowKey(request.query, request.index);
     const { ttlMs, staleWhileRevalidateMs } = this.#options.cache;
     const cached = this.#windows.get(key);
     const ageMs = cached ? Date.now() - cached.fetchedAt : Number.POSITIVE_INFINITY;

@@ -1,21 +1,10 @@
-import type { Company } from './company.js';
 import { UpstreamRejectedQueryError, errorForStatus } from './errors.js';
 import { reportFailure, type UpstreamLog } from './log.js';
 import { repeatedSlots } from './repeated-results.js';
 import type { SearchQuery } from './search-query.js';
 import { readSearchResponse } from './search-response.js';
 import type { UpstreamResponse } from './upstream-http.js';
-
-/** One upstream page of a search, as the cache holds it. */
-export interface SearchWindow {
-  /** One per result the upstream sent, in its order; null where it was unreadable or repeated a company. */
-  slots: (Company | null)[];
-  /** Slots left out because their company came earlier in the window: no partial error, as nothing is missing. */
-  repeated: ReadonlySet<number>;
-  total: number;
-  fetchedAt: number;
-  bytes: number;
-}
+import { NO_REPEATS, type SearchWindow } from './window-size.js';
 
 export interface WindowReading {
   log: UpstreamLog;
@@ -51,14 +40,14 @@ export function readWindow(
     );
   }
   const repeated = repeatedSlots(read.slots);
-  if (repeated.size > 0) {
+  if (repeated.length > 0) {
     for (const slot of repeated) read.slots[slot] = null;
     log.warn(
-      { jurisdiction: query.jurisdiction, window: index, repeated: repeated.size, slots: [...repeated].slice(0, 20) },
+      { jurisdiction: query.jurisdiction, window: index, repeated: repeated.length, slots: repeated.slice(0, 20) },
       'Upstream sent the same company more than once in one window; kept the first',
     );
   }
-  return { slots: read.slots, repeated, total: read.total, fetchedAt: Date.now(), bytes: Buffer.byteLength(response.body) };
+  return { slots: read.slots, repeated: repeated.length > 0 ? repeated : NO_REPEATS, total: read.total, fetchedAt: Date.now() };
 }
 
 const MAX_UPSTREAM_MESSAGE_LENGTH = 200;

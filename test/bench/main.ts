@@ -1,12 +1,12 @@
 import { readOptions, USAGE, type BenchOptions } from './options.js';
 import { planCpus } from './pinning.js';
-import { startContext, type BenchContext } from './context.js';
+import { startContext, type BenchContext, type Server } from './context.js';
 import { checksList, disturbance, machineFacts, otherScenarios, resultsTable, runFacts, targetsTable } from './report.js';
 import type { BenchResults } from './results.js';
 import { runCold } from './scenarios/cold.js';
 import { runHot } from './scenarios/hot.js';
 import { HOT_DASHBOARD, HOT_FULL_SEARCH } from './scenarios/hot-queries.js';
-import { runMemory } from './scenarios/memory.js';
+import { FULL_PAGES, runMemory, SMALL_WINDOWS } from './scenarios/memory.js';
 import { compareWithSecondGateway } from './scenarios/second-gateway.js';
 import { runSingleFlight } from './scenarios/single-flight.js';
 import { judgeTargets } from './targets.js';
@@ -61,6 +61,7 @@ async function main(): Promise<number> {
 
 async function runScenarios(context: BenchContext): Promise<BenchResults> {
   const { options } = context;
+  if (options.memoryOnly) return { hot: [], cold: undefined, singleFlight: undefined, memory: await runMemoryCases(context) };
   const hot = [];
   for (const spec of [HOT_FULL_SEARCH, HOT_DASHBOARD]) {
     progress(`${spec.id}: baseline and gateway, interleaved`);
@@ -71,15 +72,32 @@ async function runScenarios(context: BenchContext): Promise<BenchResults> {
 
   progress('single-flight: a second gateway, 200 identical requests at once');
   const countsAtStart = await context.lookupCounts();
-  const second = await context.startGateway('gateway-2', { CACHE_MAX_BYTES: String(options.memoryCacheBytes) });
+  const second = await context.startGateway('gateway-2', memoryGatewayEnv(options));
   const singleFlight = await runSingleFlight(context, second, countsAtStart, HOT_FULL_SEARCH.operation, HOT_FULL_SEARCH.variables);
   context.checks.record('single-flight: exactly 1 upstream search call', singleFlight.searches === 1, `${singleFlight.searches}`);
   context.checks.record('single-flight: at most 1 upstream token call', singleFlight.tokens <= 1, `${singleFlight.tokens}`);
   await compareWithSecondGateway(context, second, hot);
 
-  progress('memory: distinct searches, ten times the cache limit');
-  const memory = await runMemory(context, second, options.memoryCacheBytes);
-  return { hot, cold, singleFlight, memory };
+  return { hot, cold, singleFlight, memory: await runMemoryCases(context, second) };
+}
+
+function memoryGatewayEnv(options: BenchOptions): Record<string, string> {
+  return { CACHE_MAX_BYTES: String(options.memoryCacheBytes) };
+}
+
+/**
+ * The memory cases, each on a gateway with the scenario's cache limit: full
+ * pages on `fullPagesGateway` when given (the single-flight one), small windows
+ * on a fresh one, so that its RSS growth is its own.
+ */
+async function runMemoryCases(context: BenchContext, fullPagesGateway?: Server): Promise<BenchResults['memory']> {
+  const limit = context.options.memoryCacheBytes;
+  const startGateway = (name: string) => context.startGateway(name, memoryGatewayEnv(context.options));
+  progress(`memory: ${FULL_PAGES.title}, ten times the cache limit`);
+  const fullPages = await runMemory(context, fullPagesGateway ?? (await startGateway('gateway-2')), limit, FULL_PAGES);
+  progress(`memory: ${SMALL_WINDOWS.title}, a fresh gateway`);
+  const smallWindows = await runMemory(context, await startGateway('gateway-3'), limit, SMALL_WINDOWS);
+  return [fullPages, smallWindows];
 }
 
 function progress(message: string): void {

@@ -39,6 +39,15 @@ interface SearchAnswer {
 
 /** A 200 with data, no `errors` and a non-zero totalCount. */
 export function checkSearchAnswer(status: number, body: Buffer): string | undefined {
+  return checkTotal(status, body, (total) => (total > 0 ? undefined : 'no results'));
+}
+
+/** A 200 with data, no `errors` and at most one result. */
+export function checkSmallSearchAnswer(status: number, body: Buffer): string | undefined {
+  return checkTotal(status, body, (total) => (total <= 1 ? undefined : `${total} results, not 0 or 1`));
+}
+
+function checkTotal(status: number, body: Buffer, checkCount: (total: number) => string | undefined): string | undefined {
   if (status !== 200) return `status ${status}: ${body.toString('utf8', 0, 300)}`;
   let answer: SearchAnswer;
   try {
@@ -49,6 +58,6 @@ export function checkSearchAnswer(status: number, body: Buffer): string | undefi
   if (answer.errors !== undefined) return `errors: ${JSON.stringify(answer.errors).slice(0, 300)}`;
   const connection = answer.data?.searchCompanies;
   if (!connection) return `no data.searchCompanies: ${body.toString('utf8', 0, 300)}`;
-  if (!connection.totalCount) return `no results: ${body.toString('utf8', 0, 300)}`;
-  return undefined;
+  const problem = checkCount(connection.totalCount ?? 0);
+  return problem === undefined ? undefined : `${problem}: ${body.toString('utf8', 0, 300)}`;
 }

@@ -26,6 +26,8 @@ export interface BenchOptions {
   upstreamLatencyMs: number;
   /** CACHE_MAX_BYTES of the gateway in the memory scenario. */
   memoryCacheBytes: number;
+  /** Only the memory scenario: its figures in minutes, without the hot, cold and single-flight ones. */
+  memoryOnly: boolean;
   logLevel: LogLevel;
   /** Where the main gateway writes a V8 CPU profile (--cpu-prof), if anywhere. */
   cpuProfDir: string | undefined;
@@ -43,6 +45,7 @@ export const USAGE = `Usage: npx tsx test/bench/main.ts [options]
   --cold-warmup N            cold searches per contender before its rounds (default 5000; smoke 20)
   --upstream-latency-ms MS   lookup service search latency (default 5)
   --memory-cache-bytes N     CACHE_MAX_BYTES in the memory scenario (default 4 MiB; smoke 1 MiB)
+  --memory-only              run only the memory scenario
   --log-level LEVEL          gateway LOG_LEVEL; lines go to /dev/null (default info)
   --cpu-prof DIR             write a V8 CPU profile of the main gateway to DIR
   --enforce-targets          exit 1 when a target is missed`;
@@ -63,6 +66,7 @@ export function readOptions(args: string[]): BenchOptions {
       'cold-warmup': { type: 'string' },
       'upstream-latency-ms': { type: 'string' },
       'memory-cache-bytes': { type: 'string' },
+      'memory-only': { type: 'boolean', default: false },
       'log-level': { type: 'string' },
       'cpu-prof': { type: 'string' },
       'enforce-targets': { type: 'boolean', default: false },
@@ -88,6 +92,7 @@ export function readOptions(args: string[]): BenchOptions {
     coldWarmupRequests: integer('cold-warmup', smoke ? 20 : 5_000, 0, 50_000),
     upstreamLatencyMs: integer('upstream-latency-ms', 5, 0, 10_000),
     memoryCacheBytes: integer('memory-cache-bytes', smoke ? 1024 * 1024 : 4 * 1024 * 1024, 1_024, 1024 * 1024 * 1024),
+    memoryOnly: values['memory-only'],
     logLevel: logLevel as LogLevel,
     cpuProfDir: values['cpu-prof'],
     enforceTargets: values['enforce-targets'],

@@ -92,3 +92,21 @@ export class QueryCursor {
     return this.#position;
   }
 }
+
+/**
+ * Distinct searches with at most one result each, in turn: a company number
+ * of the default data set (exactly one result) and a made-up word that no
+ * name holds (none); only made-up words once the numbers run out.
+ */
+export class SmallSearches {
+  readonly #numbers: SearchVariables[] = defaultDataSet().flatMap(({ companyNumber, jurisdiction }) =>
+    jurisdiction === 'GB' || jurisdiction === 'IE' ? [{ q: companyNumber, jurisdiction }] : [],
+  );
+  #position = 0;
+
+  next(): SearchVariables {
+    const i = this.#position++;
+    const number = i % 2 === 0 ? this.#numbers[i / 2] : undefined;
+    return number ?? { q: `qx${i.toString(36)}zq`, jurisdiction: JURISDICTIONS[i % 2] ?? 'GB' };
+  }
+}

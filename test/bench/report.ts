@@ -56,6 +56,7 @@ export function resultsTable({ hot, cold }: BenchResults): string[] {
     row(['Scenario', 'Server', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'CPU vs base', 'req/s vs base', 'Notes']),
     row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---']),
   ];
+  if (hot.length === 0 && cold === undefined) return [];
   for (const result of hot) {
     const { baseline, gateway, spec, answer } = result;
     lines.push(
@@ -63,6 +64,7 @@ export function resultsTable({ hot, cold }: BenchResults): string[] {
       row(['', 'gateway', integer(gateway.requestsPerSecond), ms(gateway.p50Ms), ms(gateway.p99Ms), cpuCell(gateway), `${cpuRatio(result).toFixed(2)}×`, `${throughputRatio(result).toFixed(2)}×`, loadNotes(gateway).join('; ')]),
     );
   }
+  if (cold === undefined) return lines;
   const coldTitle = `cold: a new search each time, ${cold.concurrency} in flight`;
   const inFrontOfUpstream = (server: string, summary: Summary, addedP50Ms: number, addedP99Ms: number, addedLabel = 'added') =>
     row([
@@ -86,7 +88,8 @@ export function resultsTable({ hot, cold }: BenchResults): string[] {
 
 /** A warning when other processes took a noticeable share of the machine while rounds were measured. */
 export function disturbance({ hot, cold }: BenchResults): string[] {
-  const worst = Math.max(...[...hot.flatMap(({ baseline, gateway }) => [baseline, gateway]), cold.upstream, cold.proxy, cold.gateway].map((summary) => summary.othersCpuShare));
+  const colds = cold === undefined ? [] : [cold.upstream, cold.proxy, cold.gateway];
+  const worst = Math.max(0, ...[...hot.flatMap(({ baseline, gateway }) => [baseline, gateway]), ...colds].map((summary) => summary.othersCpuShare));
   if (worst < DISTURBED_SHARE) return [];
   return [
     `**Disturbed run:** other processes used up to ${percent(worst)} of a core during measured rounds. ` +
@@ -96,12 +99,17 @@ export function disturbance({ hot, cold }: BenchResults): string[] {
 }
 
 export function otherScenarios({ singleFlight, memory }: BenchResults): string[] {
+  const lines = memory.map(
+    (result) =>
+      `- memory: CACHE_MAX_BYTES ${mib(result.limitBytes)}; ${integer(result.searches)} ${result.title}, ${mib(result.responseBytes)} of answers; ` +
+      `cache bytes at most ${mib(result.maxCacheBytes)}, ${mib(result.after.cacheBytes)} at the end; RSS after GC ${mib(result.before.rssBytes)} → ${mib(result.after.rssBytes)} (${rssGrowthBytes(result) >= 0 ? '+' : ''}${mib(rssGrowthBytes(result))}), peak ${mib(result.peakRssBytes)}; ` +
+      `heap used after GC ${mib(result.before.heapUsedBytes)} → ${mib(result.after.heapUsedBytes)}.`,
+  );
+  if (singleFlight === undefined) return lines;
   return [
     `- single-flight: ${singleFlight.requests} identical cold requests at once, to a gateway with no token yet → ` +
       `${singleFlight.searches} upstream search call(s), ${singleFlight.tokens} token call(s); all answered in ${integer(singleFlight.elapsedMs)} ms.`,
-    `- memory: CACHE_MAX_BYTES ${mib(memory.limitBytes)}; ${integer(memory.searches)} distinct full-page searches, ${mib(memory.responseBytes)} of answers; ` +
-      `cache bytes at most ${mib(memory.maxCacheBytes)}, ${mib(memory.after.cacheBytes)} at the end; RSS after GC ${mib(memory.before.rssBytes)} → ${mib(memory.after.rssBytes)} (${rssGrowthBytes(memory) >= 0 ? '+' : ''}${mib(rssGrowthBytes(memory))}), peak ${mib(memory.peakRssBytes)}; ` +
-      `heap used after GC ${mib(memory.before.heapUsedBytes)} → ${mib(memory.after.heapUsedBytes)}.`,
+    ...lines,
   ];
 }
 

@@ -3,12 +3,13 @@ import type { HotResult } from './scenarios/hot.js';
 import type { MemoryResult } from './scenarios/memory.js';
 import type { SingleFlightResult } from './scenarios/single-flight.js';
 
-/** Everything one run measured. */
+/** Everything one run measured; with --memory-only, no hot, cold or single-flight figures. */
 export interface BenchResults {
   hot: HotResult[];
-  cold: ColdResult;
-  singleFlight: SingleFlightResult;
-  memory: MemoryResult;
+  cold: ColdResult | undefined;
+  singleFlight: SingleFlightResult | undefined;
+  /** One per memory case. */
+  memory: MemoryResult[];
 }
 
 export const MIB = 1024 * 1024;

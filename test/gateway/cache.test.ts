@@ -144,7 +144,7 @@ describe('search cache: size bound', () => {
   it('is bounded in bytes: small windows all stay, large ones evict the least recently used', async () => {
     const search = (q: string, jurisdiction: string) => cached.execute(DashboardSearchDocument, { q, jurisdiction });
 
-    // 24 windows of one company each (about 600 bytes apiece) fit together.
+    // 24 windows of one company each (about 1.3 kB apiece as counted) fit together.
     const small = allFixtureCompanies.map((company) => [company.companyNumber, company.jurisdiction] as const);
     for (const [q, jurisdiction] of small) await search(q, jurisdiction);
     cached.lookup.counters.reset();
@@ -154,7 +154,7 @@ describe('search cache: size bound', () => {
     }
     expect(cached.lookup.counters.searchRequests).toBe(0);
 
-    // Full windows of 50 companies are about 27 kB each: only two fit in 60 kB.
+    // Full windows of 50 companies hold about 50 kB each: only one fits in 60 kB.
     const large = ['holdings', 'trading', 'services', 'consulting', 'group'];
     for (const q of large) {
       const { body } = await search(q, 'GB');

@@ -84,6 +84,27 @@ describe('readConfig', () => {
     ]);
   });
 
+  it('reads the client connection settings with their defaults, and refuses a headers timeout longer than the request timeout', () => {
+    expect(readConfig({})).toMatchObject({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      maxConnections: 1_024,
+      refusalLingerMs: 3_000,
+      refusalLingerBytes: 8 * 1024 * 1024,
+    });
+    expect(
+      readConfig({ HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '2000', MAX_CONNECTIONS: '10', REFUSAL_LINGER_MS: '0', REFUSAL_LINGER_BYTES: '0' }),
+    ).toMatchObject({ headersTimeoutMs: 2_000, requestTimeoutMs: 2_000, maxConnections: 10, refusalLingerMs: 0, refusalLingerBytes: 0 });
+    expect(problemsOf({ HEADERS_TIMEOUT_MS: '40000' })).toEqual([
+      'HEADERS_TIMEOUT_MS (40000) must not be more than REQUEST_TIMEOUT_MS (30000), which covers the headers too',
+    ]);
+    expect(problemsOf({ HEADERS_TIMEOUT_MS: '0', MAX_CONNECTIONS: '0', REFUSAL_LINGER_MS: '61000' })).toEqual([
+      'HEADERS_TIMEOUT_MS must be a whole number from 100 to 600000, got "0"',
+      'MAX_CONNECTIONS must be a whole number from 1 to 1000000, got "0"',
+      'REFUSAL_LINGER_MS must be a whole number from 0 to 60000, got "61000"',
+    ]);
+  });
+
   it('uses the documented defaults and the embedded upstream when nothing is set', () => {
     const config = readConfig({});
     expect(config).toMatchObject({

@@ -161,7 +161,14 @@ describe('refusals before the body is read', () => {
   it('close the connection rather than read a body nobody wants: 401, 403, 415 and 429', async () => {
     const KEY = 'web-key-0123456789abcdef0123456789abcdef';
     const guarded = await startStack({
-      gateway: { apiKeys: [{ id: 'web', sha256: hashApiKey(KEY) }], allowAnonymous: false, rateLimitPerMinute: 1, rateLimitBurst: 1 },
+      gateway: {
+        apiKeys: [{ id: 'web', sha256: hashApiKey(KEY) }],
+        allowAnonymous: false,
+        rateLimitPerMinute: 1,
+        rateLimitBurst: 1,
+        // Well within postWithoutEnd's second: the body that never ends is read only this long.
+        refusalLingerMs: 100,
+      },
     });
     try {
       const json = 'content-type: application/json';

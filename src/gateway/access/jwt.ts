@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, customFetch, errors, jwtVerify } from 'jose';
+import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTPayload } from 'jose';
 
 /** How bearer tokens are checked: always issuer and audience, with keys from a JWKS URL or one shared HS256 secret. */
 export interface JwtSettings {
@@ -29,14 +29,24 @@ type JwtVerifier = (token: string) => Promise<{ subject: string }>;
 export function createJwtVerifier(settings: JwtSettings): JwtVerifier {
   const verify = keyedVerify(settings);
   return async (token) => {
+    let payload: JWTPayload;
     try {
-      const { payload } = await verify(token);
-      // requiredClaims guarantees `sub`.
-      return { subject: payload.sub! };
+      ({ payload } = await verify(token));
     } catch (error) {
       throw keysUnavailable(error) ? unavailable(error) : invalid(error);
     }
+    return { subject: subjectOf(payload) };
   };
+}
+
+/**
+ * jose checks only that `sub` is there. Anything but a non-empty string would
+ * name its client `sub:[object Object]` or `sub:`, one rate-limit bucket
+ * shared by every such token.
+ */
+function subjectOf({ sub }: JWTPayload): string {
+  if (typeof sub !== 'string' || sub === '') throw new InvalidTokenError('The bearer token\'s "sub" claim must be a non-empty string');
+  return sub;
 }
 
 function keyedVerify({ issuer, audience, key }: JwtSettings) {

@@ -1,0 +1,61 @@
+import type { Company } from './company.js';
+import { exactArrayBytes, HEAP_NUMBER_BYTES, LRU_ENTRY_BYTES, objectBytes, parsedDataBytes, stringBytes } from './heap-size.js';
+import type { SearchQuery } from './search-query.js';
+
+/** Up to UPSTREAM_MAX_PAGE_SIZE results of a search, as the search cache keeps them. */
+export interface SearchWindow {
+  /** One per result the upstream sent, in its order; null where it was unreadable or repeated a company. */
+  slots: (Company | null)[];
+  /**
+   * Slots left out because their company came earlier in the window (no
+   * partial error: nothing is missing). Nearly always NO_REPEATS, shared.
+   */
+  repeated: readonly number[];
+  total: number;
+  fetchedAt: number;
+}
+
+/** The `repeated` of every window without repeats: one array for all of them. */
+export const NO_REPEATS: readonly number[] = Object.freeze([]);
+
+/**
+ * The search cache's key for window `index` of `query`. Joined rather than
+ * concatenated: V8 keeps a concatenation as a tree of its pieces (a 32-byte
+ * node for each join, and the pieces themselves), a join as one flat string.
+ */
+export function windowKey(query: SearchQuery, index: number): string {
+  return [query.jurisdiction, query.q, index].join('\u0000');
+}
+
+/** The window object: four fields, `fetchedAt` a boxed number (epoch milliseconds are past the small-integer range), and `total` may be one too. */
+const WINDOW_OBJECT_BYTES = objectBytes(4) + 2 * HEAP_NUMBER_BYTES;
+
+/**
+ * What a cached window holds: the cache's entry, the key, the window object,
+ * its slots array (made by `map`, exactly as long as the results) and each
+ * company as read (strings, Dates, addresses, previous names). Linear in the
+ * window; counted once, when the window enters the cache.
+ *
+ * Checked with scripts/calibrate-cache-sizes.ts (Node 20.20, 64-bit), heap
+ * held per window after GC against this count:
+ *
+ *   shape                                        JSON     held  counted
+ *   no results                                     24      249      300  +21%
+ *   1 result                                      575    1,012    1,311  +30%
+ *   50 results, distinct companies             27,603   40,041   50,066  +25%
+ *   50 results with previous names             32,668   49,309   65,656  +33%
+ *   50 minimal results, distinct short strings  2,231    9,509   12,716  +34%
+ *   50 results, two-byte strings               34,286   56,021   72,455  +29%
+ *   50 results, malformed fields               32,507   69,226   84,690  +22%
+ *
+ * Never below what is held; above it by short strings shared between windows
+ * (JSON.parse interns those up to 10 characters) and property stores an
+ * object may not have (see objectBytes).
+ */
+export function windowEntryBytes(window: SearchWindow, key: string): number {
+  let bytes = LRU_ENTRY_BYTES + stringBytes(key) + WINDOW_OBJECT_BYTES + exactArrayBytes(window.slots.length);
+  // Slot numbers are small integers, held in the array itself.
+  if (window.repeated !== NO_REPEATS) bytes += exactArrayBytes(window.repeated.length);
+  for (const company of window.slots) bytes += parsedDataBytes(company);
+  return bytes;
+}

@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectionsCheckingIntervalFor, MAX_CONNECTIONS_CHECK_INTERVAL_MS } from '../../src/gateway/server.js';
+import { finalResponse, openConnection, within } from '../support/raw-connection.js';
+import { startStack, type Stack } from '../support/stack.js';
+
+const HEADERS_TIMEOUT_MS = 300;
+const REQUEST_TIMEOUT_MS = 600;
+/** Only a safety bound: Node's defaults held these clients 60–90 s. */
+const SAFETY_MS = 10_000;
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack({ gateway: { headersTimeoutMs: HEADERS_TIMEOUT_MS, requestTimeoutMs: REQUEST_TIMEOUT_MS } });
+});
+afterAll(() => stack.close());
+
+describe('a slow client', () => {
+  it('that never finishes its headers gets 408 REQUEST_TIMEOUT and is closed at HEADERS_TIMEOUT_MS', async () => {
+    const connection = await openConnection(stack.gateway.url);
+    await connection.write('POST /graphql HTTP/1.1\r\nhost: gateway\r\ncontent-type: application/json\r\n');
+    const closed = await within(connection.closed, SAFETY_MS, 'closing the connection');
+    expect(closed.afterMs).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS);
+    expect(finalResponse(connection.received)).toMatchObject({ status: 408, code: 'REQUEST_TIMEOUT', headers: { connection: 'close' } });
+  });
+
+  it('that sends its body too slowly gets 408 and is closed at REQUEST_TIMEOUT_MS, however steadily it sends', async () => {
+    const connection = await openConnection(stack.gateway.url);
+    await connection.write(
+      'POST /graphql HTTP/1.1\r\nhost: gateway\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"query":',
+    );
+    // A byte every 50 ms: never idle long, never done.
+    const trickle = setInterval(() => void connection.write(' '), 50);
+    try {
+      const closed = await within(connection.closed, SAFETY_MS, 'closing the connection');
+      expect(closed.afterMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS);
+    } finally {
+      clearInterval(trickle);
+    }
+    expect(finalResponse(connection.received)).toMatchObject({ status: 408, code: 'REQUEST_TIMEOUT' });
+  });
+});
+
+describe('the timeouts are checked often enough to hold', () => {
+  it('every tenth of the headers timeout, and at least once a second', () => {
+    expect(connectionsCheckingIntervalFor(HEADERS_TIMEOUT_MS)).toBe(30);
+    expect(connectionsCheckingIntervalFor(10_000)).toBe(MAX_CONNECTIONS_CHECK_INTERVAL_MS);
+    expect(connectionsCheckingIntervalFor(600_000)).toBe(MAX_CONNECTIONS_CHECK_INTERVAL_MS);
+  });
+});
