@@ -104,4 +104,19 @@ describe('a Retry-After far in the future', () => {
     expect(await errorCode(stack)).toBeUndefined();
     expect(stack.lookup.counters.searchRequests).toBe(2);
   });
+
+  it('on the token endpoint holds token requests back for UPSTREAM_MAX_RETRY_AFTER_MS at most', async () => {
+    const clock = manualClock();
+    stack = await startStack({ clock, gateway: { upstreamRetries: 0 } });
+    stack.lookup.knobs.failToken({ status: 429, headers: { 'retry-after': '1000000000' } });
+    expect(await errorCode(stack)).toBe('UPSTREAM_RATE_LIMITED');
+
+    clock.advance(MAX_MS - 1);
+    expect(await errorCode(stack)).toBe('UPSTREAM_RATE_LIMITED');
+    expect(stack.lookup.counters.tokenRequests).toBe(1);
+
+    clock.advance(1);
+    expect(await errorCode(stack)).toBeUndefined();
+    expect(stack.lookup.counters.tokenRequests).toBe(2);
+  });
 });
