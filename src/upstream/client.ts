@@ -6,7 +6,7 @@ import { reportFailure, type UpstreamLog } from './log.js';
 import type { Clock } from './resilience/clock.js';
 import { waitWithin, type Deadline } from './resilience/deadline.js';
 import { retryDelay, type RetryPolicy } from './resilience/retry-policy.js';
-import { readWindow } from './search-window.js';
+import { readWindow, type WindowReading } from './search-window.js';
 import { normalizeSearchQuery, type SearchQuery } from './search-query.js';
 import { TokenManager, type ClientCredentials, type TokenLifetime } from './token-manager.js';
 import { UpstreamHttp, type UpstreamHttpOptions } from './upstream-http.js';
@@ -119,6 +119,7 @@ export class UpstreamClient {
   readonly #tokens: TokenManager;
   readonly #windows: LRUCache<string, SearchWindow, WindowRequest>;
   readonly #options: UpstreamClientOptions;
+  readonly #reading: WindowReading;
 
   constructor(options: UpstreamClientOptions) {
     this.#options = options;
@@ -131,6 +132,7 @@ export class UpstreamClient {
       log: options.log,
       clock: options.clock,
     });
+    this.#reading = { log: options.log, redact: (text) => this.#tokens.redact(text) };
     const { ttlMs, staleWhileRevalidateMs, staleIfErrorMs, maxBytes } = options.cache;
     this.#windows = new LRUCache<string, SearchWindow, WindowRequest>({
       maxSize: maxBytes,
@@ -324,10 +326,7 @@ export class UpstreamClient {
         headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
       },
       expiresAt,
-      (response) =>
-        response.status === 401
-          ? TOKEN_REFUSED
-          : readWindow(response, `GET ${SEARCH_ENDPOINT}`, request, { log: this.#options.log, redact: (text) => this.#tokens.redact(text) }),
+      (response) => (response.status === 401 ? TOKEN_REFUSED : readWindow(response, `GET ${SEARCH_ENDPOINT}`, request, this.#reading)),
     );
   }
 }
