@@ -5,7 +5,7 @@ import { LRUCache } from 'lru-cache';
 import { ResponseCache } from '../src/gateway/response-cache.js';
 import { defaultDataSet, type CompanyResult } from '../src/lookup-service/index.js';
 import { readSearchResponse } from '../src/upstream/search-response.js';
-import { windowEntryBytes, windowKey, type SearchWindow } from '../src/upstream/window-size.js';
+import { NO_REPEATS, windowEntryBytes, windowKey, type SearchWindow } from '../src/upstream/window-size.js';
 
 /**
  * Measures what the caches' entries really hold (search windows of several
@@ -130,7 +130,7 @@ function measureWindows(shape: WindowShape): void {
     const body = shape.body(i);
     jsonBytes += Buffer.byteLength(body);
     const read = readSearchResponse(body, 'GB', 'calibration');
-    windows.set(windowKey({ q: `query words ${i}`, jurisdiction: 'GB' }, 0), { slots: read.slots, total: read.total, fetchedAt: Date.now() });
+    windows.set(windowKey({ q: `query words ${i}`, jurisdiction: 'GB' }, 0), { slots: read.slots, repeated: NO_REPEATS, total: read.total, fetchedAt: Date.now() });
   }
   const after = afterGc();
   if (windows.size !== shape.count) throw new Error('windows were evicted');

@@ -34,7 +34,14 @@ export interface GatewayConfig {
   upstreamRetryBaseMs: number;
   upstreamBreakerFailures: number;
   upstreamBreakerCooldownMs: number;
+  /** Cap of any Retry-After from the upstream: on retries and on the circuit breaker's cool-down. */
+  upstreamMaxRetryAfterMs: number;
   tokenRefusedCooldownMs: number;
+  /** How long a token without a usable `expires_in` is used. */
+  upstreamTokenDefaultLifetimeMs: number;
+  /** Bounds of a token's lifetime, whatever `expires_in` says. */
+  upstreamTokenMinLifetimeMs: number;
+  upstreamTokenMaxLifetimeMs: number;
   cacheTtlMs: number;
   cacheStaleWhileRevalidateMs: number;
   cacheStaleIfErrorMs: number;
@@ -103,7 +110,11 @@ export const DEFAULT_UPSTREAM_RETRIES = 2;
 export const DEFAULT_UPSTREAM_RETRY_BASE_MS = 200;
 export const DEFAULT_UPSTREAM_BREAKER_FAILURES = 5;
 export const DEFAULT_UPSTREAM_BREAKER_COOLDOWN_MS = 10_000;
+export const DEFAULT_UPSTREAM_MAX_RETRY_AFTER_MS = 60_000;
 export const DEFAULT_TOKEN_REFUSED_COOLDOWN_MS = 30_000;
+export const DEFAULT_UPSTREAM_TOKEN_DEFAULT_LIFETIME_MS = 300_000;
+export const DEFAULT_UPSTREAM_TOKEN_MIN_LIFETIME_MS = 10_000;
+export const DEFAULT_UPSTREAM_TOKEN_MAX_LIFETIME_MS = 3_600_000;
 export const DEFAULT_SEARCH_MAX_QUERY_LENGTH = 200;
 export const DEFAULT_LOG_LEVEL: LogLevel = 'info';
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
@@ -167,7 +178,9 @@ export function readConfig(env: Env = process.env): GatewayConfig {
       1,
       3_600_000,
     ),
+    upstreamMaxRetryAfterMs: reader.integer('UPSTREAM_MAX_RETRY_AFTER_MS', DEFAULT_UPSTREAM_MAX_RETRY_AFTER_MS, 0, 3_600_000),
     tokenRefusedCooldownMs: reader.integer('TOKEN_REFUSED_COOLDOWN_MS', DEFAULT_TOKEN_REFUSED_COOLDOWN_MS, 0, 3_600_000),
+    ...readTokenLifetime(reader, problems),
     cacheTtlMs: reader.integer('CACHE_TTL_MS', DEFAULT_CACHE_TTL_MS, 1, 7 * 24 * 3_600_000),
     cacheStaleWhileRevalidateMs: reader.integer(
       'CACHE_STALE_WHILE_REVALIDATE_MS',
@@ -218,6 +231,29 @@ function readUpstreamTarget(reader: EnvReader, problems: string[]): UpstreamTarg
   if (clientId === undefined) problems.push('UPSTREAM_CLIENT_ID is required when UPSTREAM_URL is set');
   if (clientSecret === undefined) problems.push('UPSTREAM_CLIENT_SECRET is required when UPSTREAM_URL is set');
   return clientId === undefined || clientSecret === undefined ? undefined : { url, clientId, clientSecret };
+}
+
+/** The bounds of a service token's lifetime, checked against each other. */
+function readTokenLifetime(reader: EnvReader, problems: string[]) {
+  const lifetime = {
+    upstreamTokenDefaultLifetimeMs: reader.integer(
+      'UPSTREAM_TOKEN_DEFAULT_LIFETIME_MS',
+      DEFAULT_UPSTREAM_TOKEN_DEFAULT_LIFETIME_MS,
+      1_000,
+      86_400_000,
+    ),
+    upstreamTokenMinLifetimeMs: reader.integer('UPSTREAM_TOKEN_MIN_LIFETIME_MS', DEFAULT_UPSTREAM_TOKEN_MIN_LIFETIME_MS, 1_000, 86_400_000),
+    upstreamTokenMaxLifetimeMs: reader.integer('UPSTREAM_TOKEN_MAX_LIFETIME_MS', DEFAULT_UPSTREAM_TOKEN_MAX_LIFETIME_MS, 1_000, 86_400_000),
+  };
+  const { upstreamTokenDefaultLifetimeMs: fallback, upstreamTokenMinLifetimeMs: min, upstreamTokenMaxLifetimeMs: max } = lifetime;
+  if (min > max) {
+    problems.push(`UPSTREAM_TOKEN_MIN_LIFETIME_MS (${min}) must not be greater than UPSTREAM_TOKEN_MAX_LIFETIME_MS (${max})`);
+  } else if (fallback < min || fallback > max) {
+    problems.push(
+      `UPSTREAM_TOKEN_DEFAULT_LIFETIME_MS (${fallback}) must lie from UPSTREAM_TOKEN_MIN_LIFETIME_MS (${min}) to UPSTREAM_TOKEN_MAX_LIFETIME_MS (${max})`,
+    );
+  }
+  return lifetime;
 }
 
 /** Production mode, operation and HTTP limits, client access and trusted documents. */

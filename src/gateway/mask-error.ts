@@ -1,16 +1,19 @@
 import { GraphQLError } from 'graphql';
 import { maskError as maskUnexpectedError, type YogaServerOptions } from 'graphql-yoga';
-import { isHeldBack, UpstreamError } from '../upstream/errors.js';
+import { UpstreamError } from '../upstream/errors.js';
 import type { Logger } from './logger.js';
 
 type MaskError = NonNullable<Exclude<YogaServerOptions<object, object>['maskedErrors'], boolean | undefined>['maskError']>;
 
 /**
- * Upstream failures reach clients as they are, their stable code already in
- * `extensions.code`, and are logged at the level they deserve; so do errors
- * the schema raised on purpose, and the errors of a client that has left
- * (nobody reads its answer). Anything else is logged and masked. Returning an
- * error unchanged also keeps Yoga from logging it a second time, as an error.
+ * Upstream failures reach clients as they are: their stable code already in
+ * `extensions.code`, their message written for clients, naming no upstream
+ * path or library code. The upstream client has already logged each failure
+ * once, with those details; here each request that got one is only debug. So
+ * do errors the schema raised on purpose, and the errors of a client that has
+ * left (nobody reads its answer). Anything else is logged and masked.
+ * Returning an error unchanged also keeps Yoga from logging it a second time,
+ * as an error.
  */
 export function createErrorMasker(logger: Logger): MaskError {
   return (error, message, isDev) => {
@@ -21,8 +24,7 @@ export function createErrorMasker(logger: Logger): MaskError {
       return error;
     }
     if (error instanceof Error && original instanceof UpstreamError) {
-      // The circuit breaker logs once when it starts holding calls back; each held-back request is detail.
-      logger[isHeldBack(original) ? 'debug' : 'warn']({ code: original.code, path }, original.message);
+      logger.debug({ code: original.code, detail: original.detail, path }, 'A request got an upstream failure');
       return error;
     }
     if (error instanceof GraphQLError && (original === undefined || original instanceof GraphQLError)) {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UpstreamClient } from '../upstream/client.js';
+import type { Clock } from '../upstream/resilience/clock.js';
 import type { GatewayConfig, UpstreamTarget } from './config.js';
 import { ConnectionCap } from './connection-cap.js';
 import { isLingering } from './early-refusal.js';
@@ -41,11 +42,17 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
+export interface GatewayOptions {
+  /** Time for the upstream's circuit breaker and token; tests move it on instead of sleeping. */
+  clock?: Clock | undefined;
+}
+
 /** Builds the upstream client and the gateway for `target`, and listens on the configured address. */
 export async function startGateway(
   config: Omit<GatewayConfig, 'upstream'>,
   target: UpstreamTarget,
   logger: Logger,
+  options: GatewayOptions = {},
 ): Promise<RunningGateway> {
   const answerBytes = config.responseCache ? Math.floor(config.cacheMaxBytes * RESPONSE_CACHE_SHARE) : 0;
   const responseCache =
@@ -62,6 +69,7 @@ export async function startGateway(
       maxResponseBytes: MAX_UPSTREAM_RESPONSE_BYTES,
       maxInFlight: config.upstreamMaxInFlight,
       breaker: { failureThreshold: config.upstreamBreakerFailures, cooldownMs: config.upstreamBreakerCooldownMs },
+      maxRetryAfterMs: config.upstreamMaxRetryAfterMs,
     },
     cache: {
       ttlMs: config.cacheTtlMs,
@@ -72,7 +80,13 @@ export async function startGateway(
     retry: { retries: config.upstreamRetries, baseDelayMs: config.upstreamRetryBaseMs },
     callTimeoutMs: config.requestDeadlineMs,
     refusedCredentialsCooldownMs: config.tokenRefusedCooldownMs,
+    tokenLifetime: {
+      defaultMs: config.upstreamTokenDefaultLifetimeMs,
+      minMs: config.upstreamTokenMinLifetimeMs,
+      maxMs: config.upstreamTokenMaxLifetimeMs,
+    },
     log: logger,
+    clock: options.clock,
   });
   const gateway = createGateway({
     upstream,

@@ -1,7 +1,7 @@
 export { startLookupService } from './server.js';
 export type { LookupService } from './server.js';
 export type { LookupServiceOptions } from './options.js';
-export type { LookupServiceKnobs } from './knobs.js';
+export type { LookupServiceKnobs, TokenAnswer } from './knobs.js';
 export type { LookupServiceCounters } from './counters.js';
 export type { Fault } from './faults.js';
 export { COMPANY_STATUSES } from './company.js';

@@ -8,6 +8,15 @@ import { describe, requireDelayMs, requireInteger, requirePositiveFiniteNumber }
 
 type ResultsMapper = (results: CompanyResult[]) => unknown[];
 
+/** A token answer as the service would send it. */
+export interface TokenAnswer {
+  access_token: string;
+  token_type: string;
+  expires_in: number;
+}
+
+type TokenAnswerMapper = (answer: TokenAnswer) => unknown;
+
 /** Behaviour a test can change while the service runs; every request reads the current values. */
 export interface LookupServiceKnobs {
   /** Delay before answering each search request, whatever the answer. */
@@ -20,11 +29,16 @@ export interface LookupServiceKnobs {
   quota?: Quota | undefined;
   /** Applied to a copy of each page's results before serialising, e.g. to inject malformed fields. */
   mapResults?: ResultsMapper | undefined;
+  /**
+   * Applied to each token answer before serialising, e.g. to drop expires_in or
+   * change token_type. The token is issued either way, so it stays usable.
+   */
+  mapTokenAnswer?: TokenAnswerMapper | undefined;
   /** The next `times` search requests (Infinity: until cleared) get the fault; calls queue up in order. */
   failSearch(fault: Fault, times?: number): void;
   /** The next `times` token requests (Infinity: until cleared) get the fault; calls queue up in order. */
   failToken(fault: Fault, times?: number): void;
-  /** Forgets pending faults of both endpoints and mapResults. */
+  /** Forgets pending faults of both endpoints, mapResults and mapTokenAnswer. */
   clearFaults(): void;
   /** Every token issued so far becomes invalid. */
   revokeTokens(): void;
@@ -55,6 +69,7 @@ export class Knobs implements LookupServiceKnobs {
   private currentTokenLifetimeSeconds = 1;
   private currentQuota: Quota | undefined;
   private currentMapResults: ResultsMapper | undefined;
+  private currentMapTokenAnswer: TokenAnswerMapper | undefined;
   private readonly searchFaults = new FaultQueue();
   private readonly tokenFaults = new FaultQueue();
   private readonly quotaMeter = new QuotaMeter();
@@ -110,6 +125,15 @@ export class Knobs implements LookupServiceKnobs {
     this.currentMapResults = value;
   }
 
+  get mapTokenAnswer(): TokenAnswerMapper | undefined {
+    return this.currentMapTokenAnswer;
+  }
+
+  set mapTokenAnswer(value: TokenAnswerMapper | undefined) {
+    if (value !== undefined && typeof value !== 'function') throw new TypeError(`mapTokenAnswer must be a function or undefined, got ${describe(value)}`);
+    this.currentMapTokenAnswer = value;
+  }
+
   failSearch(fault: Fault, times = 1): void {
     this.searchFaults.add(fault, times);
   }
@@ -122,6 +146,7 @@ export class Knobs implements LookupServiceKnobs {
     this.searchFaults.clear();
     this.tokenFaults.clear();
     this.currentMapResults = undefined;
+    this.currentMapTokenAnswer = undefined;
   }
 
   revokeTokens(): void {

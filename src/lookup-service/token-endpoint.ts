@@ -39,5 +39,7 @@ export async function handleTokenRequest(context: ServiceContext, req: IncomingM
   const lifetimeSeconds = context.knobs.tokenLifetimeSeconds;
   const accessToken = context.tokens.issue(lifetimeSeconds * 1000);
   context.counters.tokensIssued += 1;
-  sendJson(res, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: Math.ceil(lifetimeSeconds) }, { 'cache-control': 'no-store' });
+  const answer = { access_token: accessToken, token_type: 'Bearer', expires_in: Math.ceil(lifetimeSeconds) };
+  const { mapTokenAnswer } = context.knobs;
+  sendJson(res, 200, mapTokenAnswer === undefined ? answer : mapTokenAnswer(answer), { 'cache-control': 'no-store' });
 }

@@ -1,23 +1,21 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import type { Company } from './company.js';
-import {
-  UpstreamAuthError,
-  UpstreamError,
-  UpstreamRejectedQueryError,
-  errorForStatus,
-  type UpstreamErrorCode,
-} from './errors.js';
-import type { UpstreamLog } from './log.js';
+import { UpstreamAuthError, UpstreamError, UpstreamRejectedQueryError, type UpstreamErrorCode } from './errors.js';
+import { reportFailure, type UpstreamLog } from './log.js';
+import type { Clock } from './resilience/clock.js';
 import { waitWithin, type Deadline } from './resilience/deadline.js';
 import { retryDelay, type RetryPolicy } from './resilience/retry-policy.js';
-import { readSearchResponse } from './search-response.js';
+import { readWindow, type WindowReading } from './search-window.js';
 import { normalizeSearchQuery, type SearchQuery } from './search-query.js';
-import { TokenManager, type ClientCredentials } from './token-manager.js';
-import { UpstreamHttp, type UpstreamHttpOptions, type UpstreamResponse } from './upstream-http.js';
+import { TokenManager, type ClientCredentials, type TokenLifetime } from './token-manager.js';
+import { UpstreamHttp, type UpstreamHttpOptions } from './upstream-http.js';
 import { windowEntryBytes, windowKey, type SearchWindow } from './window-size.js';
 
 export const SEARCH_ENDPOINT = '/v1/company/search';
+
+/** What a search answered 401 reads as: the token it was sent with was refused. */
+const TOKEN_REFUSED = Symbol('token refused');
 
 /** The upstream's largest page: every search asks for a whole window of this size. */
 export const UPSTREAM_MAX_PAGE_SIZE = 50;
@@ -41,7 +39,7 @@ export interface UpstreamClientOptions {
    * window of each search can be paged through.
    */
   pageParam: string | undefined;
-  http: Omit<UpstreamHttpOptions, 'baseUrl' | 'log'>;
+  http: Omit<UpstreamHttpOptions, 'baseUrl' | 'log' | 'clock'>;
   cache: SearchCacheOptions;
   retry: RetryPolicy;
   /**
@@ -52,7 +50,10 @@ export interface UpstreamClientOptions {
   callTimeoutMs: number;
   /** After the upstream refuses the credentials, how long before they are offered again. */
   refusedCredentialsCooldownMs: number;
+  tokenLifetime: TokenLifetime;
   log: UpstreamLog;
+  /** Time for the circuit breaker and the token; tests move it on instead of sleeping. */
+  clock?: Clock | undefined;
 }
 
 export interface SearchPageRequest {
@@ -63,7 +64,7 @@ export interface SearchPageRequest {
 }
 
 export interface SearchPageEntry {
-  /** Position in the upstream's order; positions of results left out as unreadable are skipped. */
+  /** Position in the upstream's order; positions of results left out (unreadable or repeated) are skipped. */
   position: number;
   company: Company;
 }
@@ -118,16 +119,20 @@ export class UpstreamClient {
   readonly #tokens: TokenManager;
   readonly #windows: LRUCache<string, SearchWindow, WindowRequest>;
   readonly #options: UpstreamClientOptions;
+  readonly #reading: WindowReading;
 
   constructor(options: UpstreamClientOptions) {
     this.#options = options;
-    this.#http = new UpstreamHttp({ baseUrl: options.baseUrl, ...options.http, log: options.log });
+    this.#http = new UpstreamHttp({ baseUrl: options.baseUrl, ...options.http, log: options.log, clock: options.clock });
     this.#tokens = new TokenManager(this.#http, {
       credentials: options.credentials,
       callTimeoutMs: options.callTimeoutMs,
       refusedCooldownMs: options.refusedCredentialsCooldownMs,
+      lifetime: options.tokenLifetime,
       log: options.log,
+      clock: options.clock,
     });
+    this.#reading = { log: options.log, redact: (text) => this.#tokens.redact(text) };
     const { ttlMs, staleWhileRevalidateMs, staleIfErrorMs, maxBytes } = options.cache;
     this.#windows = new LRUCache<string, SearchWindow, WindowRequest>({
       maxSize: maxBytes,
@@ -143,10 +148,9 @@ export class UpstreamClient {
       ignoreFetchAbort: true,
       fetchMethod: (_key, stale, { context, options: fetchOptions }) =>
         this.#fetchWindow(context).catch((error: unknown) => {
-          // A failed refresh behind a stale answer reaches no client; say so here.
-          if (stale !== undefined && fetchOptions.allowStale) {
-            options.log.warn({ code: (error as UpstreamError).code }, 'Background refresh of a stale search failed');
-          }
+          // Every request waiting for this fetch gets its error; the log gets it once, here.
+          const background = stale !== undefined && fetchOptions.allowStale;
+          reportFailure(options.log, error, background ? 'Background refresh of a stale search failed' : 'Search failed');
           throw error;
         }),
     });
@@ -178,7 +182,8 @@ export class UpstreamClient {
         const position = index * UPSTREAM_MAX_PAGE_SIZE + slot;
         if (position < offset || position >= end) return;
         if (company) entries.push({ position, company });
-        else omitted.push(position);
+        // At most UPSTREAM_MAX_PAGE_SIZE repeats, looked up only for the empty slots.
+        else if (!window.repeated.includes(slot)) omitted.push(position);
       });
       if (!isFull(window)) {
         // A short window is the last one: whatever came after it is past the end.
@@ -273,27 +278,27 @@ export class UpstreamClient {
     for (let retry = 0; ; retry++) {
       const token = await this.#tokens.getToken();
       try {
-        return this.#readWindow(await this.#searchAuthorized(token, request, expiresAt), request);
+        return await this.#searchAuthorized(token, request, expiresAt);
       } catch (error) {
         const delayMs = retry < this.#options.retry.retries ? retryDelay(error, retry, this.#options.retry) : undefined;
         if (delayMs === undefined || Date.now() + delayMs >= expiresAt) throw error;
-        this.#options.log.warn(
-          { code: (error as UpstreamError).code, retry: retry + 1, delayMs: Math.round(delayMs) },
-          'Search failed; retrying after a backoff',
-        );
+        reportFailure(this.#options.log, error, 'Search failed; retrying after a backoff', {
+          retry: retry + 1,
+          delayMs: Math.round(delayMs),
+        });
         await pause(delayMs);
       }
     }
   }
 
   /** A search with `token`; a 401 drops the token and tries once more with a new one. */
-  async #searchAuthorized(token: string, request: WindowRequest, expiresAt: number): Promise<UpstreamResponse> {
-    const response = await this.#searchWith(token, request, expiresAt);
-    if (response.status !== 401) return response;
+  async #searchAuthorized(token: string, request: WindowRequest, expiresAt: number): Promise<SearchWindow> {
+    const window = await this.#searchWith(token, request, expiresAt);
+    if (window !== TOKEN_REFUSED) return window;
     this.#tokens.invalidate(token);
     const renewed = await this.#tokens.getToken();
     const retried = await this.#searchWith(renewed, request, expiresAt);
-    if (retried.status === 401) {
+    if (retried === TOKEN_REFUSED) {
       // A token refused right after it was issued means the credentials are no good for searching.
       this.#tokens.invalidate(renewed);
       throw this.#tokens.refuse(
@@ -305,53 +310,23 @@ export class UpstreamClient {
     return retried;
   }
 
-  #searchWith(token: string, { query, index }: WindowRequest, expiresAt: number): Promise<UpstreamResponse> {
+  #searchWith(token: string, request: WindowRequest, expiresAt: number): Promise<SearchWindow | typeof TOKEN_REFUSED> {
     const { pageParam } = this.#options;
+    const { query, index } = request;
     return this.#http.request(
       {
-      method: 'GET',
-      endpoint: SEARCH_ENDPOINT,
-      query: {
-        q: query.q,
-        jurisdiction: query.jurisdiction,
-        pageSize: String(UPSTREAM_MAX_PAGE_SIZE),
-        ...(pageParam === undefined ? {} : { [pageParam]: String(index + 1) }),
-      },
-      headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+        method: 'GET',
+        endpoint: SEARCH_ENDPOINT,
+        query: {
+          q: query.q,
+          jurisdiction: query.jurisdiction,
+          pageSize: String(UPSTREAM_MAX_PAGE_SIZE),
+          ...(pageParam === undefined ? {} : { [pageParam]: String(index + 1) }),
+        },
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
       },
       expiresAt,
+      (response) => (response.status === 401 ? TOKEN_REFUSED : readWindow(response, `GET ${SEARCH_ENDPOINT}`, request, this.#reading)),
     );
   }
-
-  #readWindow(response: UpstreamResponse, { query }: WindowRequest): SearchWindow {
-    const where = `GET ${SEARCH_ENDPOINT}`;
-    if (response.status === 400) {
-      // The upstream may echo what it was sent; the token and the secret never reach the log.
-      const reason = this.#tokens.redact(upstreamMessage(response.body));
-      this.#options.log.warn({ reason }, `Company lookup service rejected a search on ${where}`);
-      throw new UpstreamRejectedQueryError(`Company lookup service rejected the search on ${where} (400)`);
-    }
-    if (response.status !== 200) throw errorForStatus(response.status, where, response.retryAfterMs);
-    const read = readSearchResponse(response.body, query.jurisdiction, where);
-    if (read.invalidFields.length > 0) {
-      this.#options.log.warn(
-        { jurisdiction: query.jurisdiction, fields: read.invalidFields.slice(0, 20), count: read.invalidFields.length },
-        'Upstream sent malformed fields; read them as null',
-      );
-    }
-    return { slots: read.slots, total: read.total, fetchedAt: Date.now() };
-  }
-}
-
-const MAX_UPSTREAM_MESSAGE_LENGTH = 200;
-
-/** The `message` of an upstream error body, shortened, for the log; clients get a fixed message. */
-function upstreamMessage(body: string): string {
-  try {
-    const { message } = JSON.parse(body) as { message?: unknown };
-    if (typeof message === 'string' && message !== '') return message.slice(0, MAX_UPSTREAM_MESSAGE_LENGTH);
-  } catch {
-    // A non-JSON error body has no reason worth logging.
-  }
-  return 'no reason given';
 }

@@ -1,7 +1,10 @@
 /**
  * One class per kind of upstream failure, each with a stable `code` that the
- * gateway exposes as `extensions.code`. Messages say what failed and where, and
- * never carry the client secret, the service token or a raw upstream body.
+ * gateway exposes as `extensions.code`. The message, which clients read, says
+ * what happened and what to do, and is the same for every failure of a kind:
+ * it never names an upstream URL, path, status or library code, nor carries
+ * the client secret, the service token or an upstream body. Those details, for
+ * operators, are in `detail`, which goes to the log only.
  */
 export type UpstreamErrorCode =
   | 'UPSTREAM_AUTH_FAILED'
@@ -13,10 +16,13 @@ export type UpstreamErrorCode =
 
 export abstract class UpstreamError extends Error {
   abstract readonly code: UpstreamErrorCode;
+  /** What failed where, e.g. `timed out on POST /v1/oauth/token (UND_ERR_HEADERS_TIMEOUT)`: for the log, never for clients. */
+  readonly detail: string;
 
-  constructor(message: string, options?: ErrorOptions) {
+  constructor(message: string, detail: string, options?: ErrorOptions) {
     super(message, options);
     this.name = new.target.name;
+    this.detail = detail;
   }
 
   /** GraphQL servers copy a thrown error's `extensions` into the error they report, so clients get the code. */
@@ -25,9 +31,16 @@ export abstract class UpstreamError extends Error {
   }
 }
 
-/** The token endpoint refused the client credentials. */
+/** The token endpoint refused the client credentials, or search refused a token just issued. */
 export class UpstreamAuthError extends UpstreamError {
   readonly code = 'UPSTREAM_AUTH_FAILED';
+
+  constructor(detail: string) {
+    super(
+      "The company lookup service refused the gateway's credentials; trying again will not help until the gateway's operator has checked them.",
+      detail,
+    );
+  }
 }
 
 export interface RetryAfterOptions extends ErrorOptions {
@@ -39,8 +52,8 @@ export interface RetryAfterOptions extends ErrorOptions {
 export abstract class UpstreamTransientError extends UpstreamError {
   readonly retryAfterMs: number | undefined;
 
-  constructor(message: string, options: RetryAfterOptions = {}) {
-    super(message, options);
+  constructor(message: string, detail: string, options: RetryAfterOptions = {}) {
+    super(message, detail, options);
     this.retryAfterMs = options.retryAfterMs;
   }
 }
@@ -48,24 +61,50 @@ export abstract class UpstreamTransientError extends UpstreamError {
 /** The upstream answered 429: this partner is over its quota. */
 export class UpstreamRateLimitedError extends UpstreamTransientError {
   readonly code = 'UPSTREAM_RATE_LIMITED';
+
+  constructor(detail: string, options?: RetryAfterOptions, message = 'The company lookup service is limiting how often the gateway may call it; try again shortly.') {
+    super(message, detail, options);
+  }
 }
 
 /** The upstream answered 5xx, or no connection could be made or kept. */
 export class UpstreamUnavailableError extends UpstreamTransientError {
   readonly code = 'UPSTREAM_UNAVAILABLE';
+
+  constructor(detail: string, options?: RetryAfterOptions, message = 'The company lookup service is unavailable; try again shortly.') {
+    super(message, detail, options);
+  }
+}
+
+/** `waitMs` as clients read it: whole seconds, at least 1. */
+function seconds(waitMs: number): string {
+  const whole = Math.max(1, Math.ceil(waitMs / 1_000));
+  return `${whole} s`;
 }
 
 /**
  * The gateway holds calls back after a run of upstream failures: to clients it
  * is the upstream being unavailable, but it is never retried, as no call was made.
  */
-export class UpstreamCircuitOpenError extends UpstreamUnavailableError {}
+export class UpstreamCircuitOpenError extends UpstreamUnavailableError {
+  constructor(detail: string, waitMs: number) {
+    super(detail, {}, `The company lookup service keeps failing, so the gateway is not calling it for the next ${seconds(waitMs)}; try again then.`);
+  }
+}
 
 /**
  * The gateway holds calls back after a run of 429s: to clients it is the
  * upstream's rate limit, but it is never retried, as no call was made.
  */
-export class UpstreamRateLimitHoldError extends UpstreamRateLimitedError {}
+export class UpstreamRateLimitHoldError extends UpstreamRateLimitedError {
+  constructor(detail: string, waitMs: number) {
+    super(
+      detail,
+      {},
+      `The company lookup service is limiting how often the gateway may call it, so the gateway is not calling it for the next ${seconds(waitMs)}; try again then.`,
+    );
+  }
+}
 
 /** Whether the gateway answered for the upstream without calling it. */
 export function isHeldBack(error: unknown): boolean {
@@ -78,11 +117,19 @@ export function isHeldBack(error: unknown): boolean {
  */
 export class UpstreamTimeoutError extends UpstreamError {
   readonly code = 'UPSTREAM_TIMEOUT';
+
+  constructor(detail: string, options?: ErrorOptions) {
+    super('The company lookup service did not answer in time; try again shortly.', detail, options);
+  }
 }
 
 /** The upstream answered with a body that is not JSON or not of the documented shape. */
 export class UpstreamBadResponseError extends UpstreamError {
   readonly code = 'UPSTREAM_BAD_RESPONSE';
+
+  constructor(detail: string, options?: ErrorOptions) {
+    super('The company lookup service sent an answer the gateway cannot read; try again later.', detail, options);
+  }
 }
 
 /**
@@ -91,6 +138,10 @@ export class UpstreamBadResponseError extends UpstreamError {
  */
 export class UpstreamRejectedQueryError extends UpstreamError {
   readonly code = 'UPSTREAM_REJECTED_QUERY';
+
+  constructor(detail: string) {
+    super('The company lookup service refused this search; change the search rather than repeating it.', detail);
+  }
 }
 
 /** The error for a status that the endpoint's own handling does not expect. */

@@ -1,6 +1,9 @@
-import { UpstreamAuthError, UpstreamBadResponseError, errorForStatus, type UpstreamError } from './errors.js';
-import type { UpstreamLog } from './log.js';
-import type { UpstreamHttp } from './upstream-http.js';
+import { UpstreamAuthError, UpstreamTransientError, errorForStatus } from './errors.js';
+import { reportFailure, type UpstreamLog } from './log.js';
+import { systemClock, type Clock } from './resilience/clock.js';
+import { exponentialDelay, FailureBackoff } from './resilience/failure-backoff.js';
+import { readTokenResponse } from './token-response.js';
+import type { UpstreamHttp, UpstreamResponse } from './upstream-http.js';
 
 export const TOKEN_ENDPOINT = '/v1/oauth/token';
 
@@ -8,13 +11,25 @@ export const TOKEN_ENDPOINT = '/v1/oauth/token';
 export const REFRESH_MARGIN_SHARE = 0.1;
 /** ... but never earlier than this before it expires. */
 export const MAX_REFRESH_MARGIN_MS = 60_000;
-/** After a failed early renewal, the still-valid token is used this long before the next try. */
-export const EARLY_RENEWAL_RETRY_MS = 5_000;
+/** After a failed token request, the next waits this long, doubling with each failure in a row ... */
+export const TOKEN_BACKOFF_BASE_MS = 1_000;
+/** ... up to this: a failing token endpoint is asked a few times a minute, never once per search. */
+export const TOKEN_BACKOFF_MAX_MS = 30_000;
 const RECENT_TOKENS_KEPT = 3;
 
 export interface ClientCredentials {
   clientId: string;
   clientSecret: string;
+}
+
+/** How long a token is used, whatever `expires_in` says: the upstream does not decide how often the gateway asks. */
+export interface TokenLifetime {
+  /** When the answer has no usable `expires_in`; a 401 from search renews the token sooner. */
+  defaultMs: number;
+  /** A shorter `expires_in` is read as this, so a tiny one cannot make every search renew the token. */
+  minMs: number;
+  /** A longer `expires_in` is read as this, so a huge one cannot keep a token for ever. */
+  maxMs: number;
 }
 
 export interface TokenManagerOptions {
@@ -23,7 +38,9 @@ export interface TokenManagerOptions {
   callTimeoutMs: number;
   /** After the upstream refuses the credentials, how long before they are offered again. */
   refusedCooldownMs: number;
+  lifetime: TokenLifetime;
   log: UpstreamLog;
+  clock?: Clock | undefined;
 }
 
 interface ServiceToken {
@@ -34,49 +51,52 @@ interface ServiceToken {
 
 /**
  * Holds the gateway's ONE service token. Token requests count against the
- * upstream's rate limit, so every caller shares the current token and at most
- * one token request is in flight at a time.
+ * upstream's rate limit, so every caller shares the current token, at most
+ * one token request is in flight at a time, and after any failure (refused
+ * credentials, an error, a timeout, an answer that cannot be used) no new one
+ * starts until a backoff has passed.
  */
 export class TokenManager {
   readonly #http: UpstreamHttp;
   readonly #options: TokenManagerOptions;
+  readonly #clock: Clock;
+  /** Holds every kind of failure, an unexpected error too: none may turn into a token request per search. */
+  readonly #backoff: FailureBackoff<unknown>;
   #token: ServiceToken | undefined;
   #pending: Promise<ServiceToken> | undefined;
-  #nextEarlyRenewalAt = 0;
-  #refused: { error: UpstreamAuthError; until: number } | undefined;
   /** The last few tokens issued: one may still be in flight after a renewal. */
   readonly #recentTokens: string[] = [];
 
   constructor(http: UpstreamHttp, options: TokenManagerOptions) {
     this.#http = http;
     this.#options = options;
+    this.#clock = options.clock ?? systemClock;
+    this.#backoff = new FailureBackoff((error, failures) => this.#backoffMs(error, failures), this.#clock);
   }
 
   /**
    * The current token. Past its refresh point a still-valid token is returned
    * at once while a renewal runs in the background; only an expired or
-   * missing token makes the caller wait.
+   * missing token makes the caller wait. While the backoff holds, a caller
+   * that needs a new token gets the failure that started it, at once.
    */
   async getToken(): Promise<string> {
     const token = this.#token;
-    const now = Date.now();
+    const now = this.#clock();
     if (token && now < token.expiresAt) {
-      if (now >= token.refreshAt && now >= this.#nextEarlyRenewalAt) this.#renewEarly();
+      if (now >= token.refreshAt) this.#renewEarly();
       return token.value;
     }
     return (await this.#renew()).value;
   }
 
   /**
-   * Starts the cool-down after the upstream refused the credentials, or a
-   * token it had just issued: until it ends, every caller gets `error` at once.
+   * Holds token requests back for the cool-down after the upstream refused
+   * the credentials, or a token it had just issued: until it ends, every
+   * caller gets `error` at once.
    */
   refuse(error: UpstreamAuthError): UpstreamAuthError {
-    this.#refused = { error, until: Date.now() + this.#options.refusedCooldownMs };
-    this.#options.log.warn(
-      { code: error.code, cooldownMs: this.#options.refusedCooldownMs },
-      'Company lookup service refused the client credentials; not asking again during the cool-down',
-    );
+    this.#fail(error);
     return error;
   }
 
@@ -95,48 +115,58 @@ export class TokenManager {
 
   /**
    * A failed early renewal costs nothing yet, as the current token stays in
-   * use; waiting before the next try keeps a failing token endpoint, whose
-   * calls count against the quota, from being asked on every search.
+   * use; the backoff keeps a failing token endpoint, whose calls count
+   * against the quota, from being asked on every search.
    */
   #renewEarly(): void {
-    // Searches made while a renewal runs share it; one failure is one warning.
-    if (this.#pending) return;
-    this.#renew().catch((error: unknown) => {
-      this.#nextEarlyRenewalAt = Date.now() + EARLY_RENEWAL_RETRY_MS;
-      this.#options.log.warn(
-        { code: (error as UpstreamError).code },
-        'Early renewal of the service token failed; keeping the current token',
-      );
-    });
+    // Searches made while a renewal runs share it.
+    if (this.#pending || this.#backoff.held()) return;
+    // The failure is logged and held in #renew; the current token stays in use.
+    this.#renew().catch(() => {});
   }
 
-  /**
-   * Refused credentials stay refused until someone changes them, so for a
-   * cool-down every caller gets the same refusal without another token
-   * request: a tight loop of them would only burn the partner's quota.
-   */
   #renew(): Promise<ServiceToken> {
-    const refused = this.#refused;
-    if (refused && Date.now() < refused.until) return Promise.reject(refused.error);
+    const held = this.#backoff.held();
+    if (held) return Promise.reject(held);
     this.#pending ??= this.#requestToken()
       .then((token) => {
-        this.#refused = undefined;
+        this.#backoff.succeed();
         this.#recentTokens.unshift(token.value);
         this.#recentTokens.length = Math.min(this.#recentTokens.length, RECENT_TOKENS_KEPT);
         return (this.#token = token);
       })
       .catch((error: unknown) => {
-        throw error instanceof UpstreamAuthError ? this.refuse(error) : error;
+        this.#fail(error);
+        throw error;
       })
       .finally(() => (this.#pending = undefined));
     return this.#pending;
   }
 
-  async #requestToken(): Promise<ServiceToken> {
-    const where = `POST ${TOKEN_ENDPOINT}`;
-    const requestedAt = Date.now();
+  /** One failure, of whatever kind: held back and logged once, however many callers were waiting for it. */
+  #fail(error: unknown): void {
+    const waitMs = this.#backoff.fail(error);
+    const { log } = this.#options;
+    if (error instanceof UpstreamAuthError) {
+      reportFailure(log, error, 'Company lookup service refused the client credentials; not asking again during the cool-down', { waitMs });
+    } else if (this.#token && this.#clock() < this.#token.expiresAt) {
+      reportFailure(log, error, 'Early renewal of the service token failed; keeping the current token', { waitMs });
+    } else {
+      reportFailure(log, error, 'Company lookup service gave no usable service token; not asking again during the backoff', { waitMs });
+    }
+  }
+
+  /** Refused credentials stay refused until someone changes them; other failures back off exponentially, or as long as Retry-After asks. */
+  #backoffMs(error: unknown, failures: number): number {
+    if (error instanceof UpstreamAuthError) return this.#options.refusedCooldownMs;
+    const exponential = exponentialDelay(TOKEN_BACKOFF_BASE_MS, TOKEN_BACKOFF_MAX_MS)(failures);
+    return error instanceof UpstreamTransientError ? Math.max(exponential, error.retryAfterMs ?? 0) : exponential;
+  }
+
+  #requestToken(): Promise<ServiceToken> {
+    const requestedAt = this.#clock();
     const { credentials, callTimeoutMs } = this.#options;
-    const response = await this.#http.request(
+    return this.#http.request(
       {
         method: 'POST',
         endpoint: TOKEN_ENDPOINT,
@@ -147,42 +177,30 @@ export class TokenManager {
           grant_type: 'client_credentials',
         }),
       },
-      requestedAt + callTimeoutMs,
+      // The call's deadline is real time; the clock only decides how long the token lives.
+      Date.now() + callTimeoutMs,
+      (response) => this.#readToken(response, requestedAt),
     );
+  }
+
+  #readToken(response: UpstreamResponse, requestedAt: number): ServiceToken {
+    const where = `POST ${TOKEN_ENDPOINT}`;
     if (response.status === 400 || response.status === 401) {
       throw new UpstreamAuthError(`Company lookup service refused the client credentials on ${where} (${response.status})`);
     }
     if (response.status !== 200) throw errorForStatus(response.status, where, response.retryAfterMs);
-
-    const { accessToken, expiresInMs } = readTokenResponse(response.body, where);
-    const margin = Math.min(expiresInMs * REFRESH_MARGIN_SHARE, MAX_REFRESH_MARGIN_MS);
+    const { accessToken, expiresInMs, notes } = readTokenResponse(response.body, where);
+    const { defaultMs, minMs, maxMs } = this.#options.lifetime;
+    const lifetimeMs = Math.min(Math.max(expiresInMs ?? defaultMs, minMs), maxMs);
+    if (expiresInMs !== undefined && lifetimeMs !== expiresInMs) notes.push(`expires_in outside ${minMs}–${maxMs} ms`);
+    if (notes.length > 0) {
+      this.#options.log.info({ notes, expiresInMs, lifetimeMs }, 'Company lookup service sent an unusual token answer; using the token');
+    }
+    const margin = Math.min(lifetimeMs * REFRESH_MARGIN_SHARE, MAX_REFRESH_MARGIN_MS);
     return {
       value: accessToken,
-      refreshAt: requestedAt + expiresInMs - margin,
-      expiresAt: requestedAt + expiresInMs,
+      refreshAt: requestedAt + lifetimeMs - margin,
+      expiresAt: requestedAt + lifetimeMs,
     };
   }
-}
-
-function readTokenResponse(body: string, where: string): { accessToken: string; expiresInMs: number } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    throw new UpstreamBadResponseError(`Company lookup service sent a token response that is not JSON on ${where}`);
-  }
-  const { access_token: accessToken, token_type: tokenType, expires_in: expiresIn } = (parsed ?? {}) as Record<
-    string,
-    unknown
-  >;
-  if (typeof accessToken !== 'string' || accessToken === '') {
-    throw new UpstreamBadResponseError(`Company lookup service sent a token response without access_token on ${where}`);
-  }
-  if (typeof tokenType !== 'string' || tokenType.toLowerCase() !== 'bearer') {
-    throw new UpstreamBadResponseError(`Company lookup service sent a token_type other than Bearer on ${where}`);
-  }
-  if (typeof expiresIn !== 'number' || !Number.isFinite(expiresIn) || expiresIn <= 0) {
-    throw new UpstreamBadResponseError(`Company lookup service sent a token response without a valid expires_in on ${where}`);
-  }
-  return { accessToken, expiresInMs: expiresIn * 1000 };
 }

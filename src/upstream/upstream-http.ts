@@ -4,6 +4,7 @@ import { UpstreamBadResponseError, UpstreamTimeoutError, UpstreamUnavailableErro
 import type { UpstreamLog } from './log.js';
 import { CircuitBreaker } from './resilience/circuit-breaker.js';
 import { ConcurrencyLimit } from './resilience/concurrency-limit.js';
+import { systemClock, type Clock } from './resilience/clock.js';
 import { deadlineExceeded } from './resilience/deadline.js';
 import { parseRetryAfter } from './resilience/retry-policy.js';
 
@@ -18,7 +19,10 @@ export interface UpstreamHttpOptions {
   /** Most calls in flight at once; the rest queue within their deadline. */
   maxInFlight: number;
   breaker: { failureThreshold: number; cooldownMs: number };
+  /** The longest wait a Retry-After header may ask for; longer ones are cut to this. */
+  maxRetryAfterMs: number;
   log: UpstreamLog;
+  clock?: Clock | undefined;
 }
 
 export interface UpstreamRequest {
@@ -33,7 +37,7 @@ export interface UpstreamRequest {
 export interface UpstreamResponse {
   status: number;
   body: string;
-  /** From the Retry-After header, when the upstream sent one. */
+  /** From the Retry-After header, when the upstream sent one, at most `maxRetryAfterMs`. */
   retryAfterMs: number | undefined;
 }
 
@@ -66,11 +70,15 @@ export class UpstreamHttp {
   readonly #basePath: string;
   readonly #limit: ConcurrencyLimit;
   readonly #breaker: CircuitBreaker;
+  readonly #maxRetryAfterMs: number;
+  readonly #clock: Clock;
 
   constructor(options: UpstreamHttpOptions) {
     this.#basePath = options.baseUrl.pathname.replace(/\/+$/, '');
     this.#limit = new ConcurrencyLimit(options.maxInFlight);
-    this.#breaker = new CircuitBreaker({ ...options.breaker, log: options.log });
+    this.#maxRetryAfterMs = options.maxRetryAfterMs;
+    this.#clock = options.clock ?? systemClock;
+    this.#breaker = new CircuitBreaker({ ...options.breaker, maxRetryAfterMs: options.maxRetryAfterMs, log: options.log, clock: this.#clock });
     this.#pool = new Pool(options.baseUrl.origin, {
       connections: options.connections,
       connect: { timeout: options.connectTimeoutMs },
@@ -82,11 +90,13 @@ export class UpstreamHttp {
   }
 
   /**
-   * One call, abandoned at `expiresAt`. A 5xx, a 429 or a transport failure
-   * counts against the circuit breaker; any other answer shows the upstream is
-   * up.
+   * One call, abandoned at `expiresAt`, its answer turned by `read` into what
+   * the caller wants. A 5xx, a 429, a transport failure or an answer that
+   * `read` finds unusable (UpstreamBadResponseError) counts against the
+   * circuit breaker: an upstream answering what cannot be used is failing as
+   * surely as one answering 503. Any other answer shows the upstream is up.
    */
-  async request(request: UpstreamRequest, expiresAt: number): Promise<UpstreamResponse> {
+  async request<T>(request: UpstreamRequest, expiresAt: number, read: (response: UpstreamResponse) => T): Promise<T> {
     const where = `${request.method} ${request.endpoint}`;
     const search = request.query ? `?${new URLSearchParams(request.query)}` : '';
     const release = await this.#limit.acquire(expiresAt, where);
@@ -109,17 +119,29 @@ export class UpstreamHttp {
     let response: UpstreamResponse;
     try {
       const answer = await call;
-      response = { status: answer.statusCode, body: answer.body, retryAfterMs: parseRetryAfter(answer.headers['retry-after']) };
+      response = {
+        status: answer.statusCode,
+        body: answer.body,
+        retryAfterMs: parseRetryAfter(answer.headers['retry-after'], this.#maxRetryAfterMs, this.#clock()),
+      };
     } catch (error) {
       this.#breaker.recordFailure();
       throw error instanceof UpstreamTimeoutError ? error : describeTransportError(error, where);
     }
     if (response.status >= 500 || response.status === 429) {
       this.#breaker.recordFailure({ rateLimited: response.status === 429, retryAfterMs: response.retryAfterMs });
-    } else {
-      this.#breaker.recordSuccess();
+      return read(response);
     }
-    return response;
+    let result: T;
+    try {
+      result = read(response);
+    } catch (error) {
+      if (error instanceof UpstreamBadResponseError) this.#breaker.recordFailure();
+      else this.#breaker.recordSuccess();
+      throw error;
+    }
+    this.#breaker.recordSuccess();
+    return result;
   }
 
   close(): Promise<void> {

@@ -4,10 +4,19 @@ import type { SearchQuery } from './search-query.js';
 
 /** Up to UPSTREAM_MAX_PAGE_SIZE results of a search, as the search cache keeps them. */
 export interface SearchWindow {
+  /** One per result the upstream sent, in its order; null where it was unreadable or repeated a company. */
   slots: (Company | null)[];
+  /**
+   * Slots left out because their company came earlier in the window (no
+   * partial error: nothing is missing). Nearly always NO_REPEATS, shared.
+   */
+  repeated: readonly number[];
   total: number;
   fetchedAt: number;
 }
+
+/** The `repeated` of every window without repeats: one array for all of them. */
+export const NO_REPEATS: readonly number[] = Object.freeze([]);
 
 /**
  * The search cache's key for window `index` of `query`. Joined rather than
@@ -18,8 +27,8 @@ export function windowKey(query: SearchQuery, index: number): string {
   return [query.jurisdiction, query.q, index].join('\u0000');
 }
 
-/** The window object: three fields, `fetchedAt` a boxed number (epoch milliseconds are past the small-integer range), and `total` may be one too. */
-const WINDOW_OBJECT_BYTES = objectBytes(3) + 2 * HEAP_NUMBER_BYTES;
+/** The window object: four fields, `fetchedAt` a boxed number (epoch milliseconds are past the small-integer range), and `total` may be one too. */
+const WINDOW_OBJECT_BYTES = objectBytes(4) + 2 * HEAP_NUMBER_BYTES;
 
 /**
  * What a cached window holds: the cache's entry, the key, the window object,
@@ -45,6 +54,8 @@ const WINDOW_OBJECT_BYTES = objectBytes(3) + 2 * HEAP_NUMBER_BYTES;
  */
 export function windowEntryBytes(window: SearchWindow, key: string): number {
   let bytes = LRU_ENTRY_BYTES + stringBytes(key) + WINDOW_OBJECT_BYTES + exactArrayBytes(window.slots.length);
+  // Slot numbers are small integers, held in the array itself.
+  if (window.repeated !== NO_REPEATS) bytes += exactArrayBytes(window.repeated.length);
   for (const company of window.slots) bytes += parsedDataBytes(company);
   return bytes;
 }

@@ -23,6 +23,7 @@ describe('readConfig', () => {
       upstreamRetryBaseMs: 200,
       upstreamBreakerFailures: 5,
       upstreamBreakerCooldownMs: 10_000,
+      upstreamMaxRetryAfterMs: 60_000,
       tokenRefusedCooldownMs: 30_000,
       cacheStaleIfErrorMs: 3_600_000,
     });
@@ -34,6 +35,7 @@ describe('readConfig', () => {
         UPSTREAM_RETRY_BASE_MS: '50',
         UPSTREAM_BREAKER_FAILURES: '10',
         UPSTREAM_BREAKER_COOLDOWN_MS: '1000',
+        UPSTREAM_MAX_RETRY_AFTER_MS: '5000',
         TOKEN_REFUSED_COOLDOWN_MS: '0',
         CACHE_STALE_IF_ERROR_MS: '0',
       }),
@@ -44,13 +46,41 @@ describe('readConfig', () => {
       upstreamRetryBaseMs: 50,
       upstreamBreakerFailures: 10,
       upstreamBreakerCooldownMs: 1_000,
+      upstreamMaxRetryAfterMs: 5_000,
       tokenRefusedCooldownMs: 0,
       cacheStaleIfErrorMs: 0,
     });
-    expect(problemsOf({ UPSTREAM_RETRIES: '11', UPSTREAM_BREAKER_FAILURES: '0', REQUEST_DEADLINE_MS: 'soon' })).toEqual([
+    expect(
+      problemsOf({ UPSTREAM_RETRIES: '11', UPSTREAM_BREAKER_FAILURES: '0', REQUEST_DEADLINE_MS: 'soon', UPSTREAM_MAX_RETRY_AFTER_MS: '86400000' }),
+    ).toEqual([
       'REQUEST_DEADLINE_MS must be a whole number from 1 to 600000, got "soon"',
       'UPSTREAM_RETRIES must be a whole number from 0 to 10, got "11"',
       'UPSTREAM_BREAKER_FAILURES must be a whole number from 1 to 1000, got "0"',
+      'UPSTREAM_MAX_RETRY_AFTER_MS must be a whole number from 0 to 3600000, got "86400000"',
+    ]);
+  });
+
+  it('reads the bounds of a service token\'s lifetime, and refuses a default outside them', () => {
+    expect(readConfig({})).toMatchObject({
+      upstreamTokenDefaultLifetimeMs: 300_000,
+      upstreamTokenMinLifetimeMs: 10_000,
+      upstreamTokenMaxLifetimeMs: 3_600_000,
+    });
+    expect(
+      readConfig({
+        UPSTREAM_TOKEN_DEFAULT_LIFETIME_MS: '60000',
+        UPSTREAM_TOKEN_MIN_LIFETIME_MS: '1000',
+        UPSTREAM_TOKEN_MAX_LIFETIME_MS: '60000',
+      }),
+    ).toMatchObject({ upstreamTokenDefaultLifetimeMs: 60_000, upstreamTokenMinLifetimeMs: 1_000, upstreamTokenMaxLifetimeMs: 60_000 });
+    expect(problemsOf({ UPSTREAM_TOKEN_DEFAULT_LIFETIME_MS: '5000' })).toEqual([
+      'UPSTREAM_TOKEN_DEFAULT_LIFETIME_MS (5000) must lie from UPSTREAM_TOKEN_MIN_LIFETIME_MS (10000) to UPSTREAM_TOKEN_MAX_LIFETIME_MS (3600000)',
+    ]);
+    expect(problemsOf({ UPSTREAM_TOKEN_MIN_LIFETIME_MS: '120000', UPSTREAM_TOKEN_MAX_LIFETIME_MS: '60000' })).toEqual([
+      'UPSTREAM_TOKEN_MIN_LIFETIME_MS (120000) must not be greater than UPSTREAM_TOKEN_MAX_LIFETIME_MS (60000)',
+    ]);
+    expect(problemsOf({ UPSTREAM_TOKEN_MAX_LIFETIME_MS: '0' })).toEqual([
+      'UPSTREAM_TOKEN_MAX_LIFETIME_MS must be a whole number from 1000 to 86400000, got "0"',
     ]);
   });
 

@@ -29,15 +29,20 @@ describe('createErrorMasker', () => {
     });
   });
 
-  it('passes an upstream error on with its code and path, and logs it as a warning', () => {
-    const { mask, logs } = masker();
-    const masked = mask(located(new UpstreamTimeoutError('Company lookup service timed out')), 'Unexpected error.', false);
+  it('passes an upstream error on with its code, path and client message, logging its detail only at debug', () => {
+    const logs: string[] = [];
+    const mask = createErrorMasker(createLogger('debug', { write: (line: string) => logs.push(line) }));
+    const error = new UpstreamTimeoutError('Company lookup service timed out on POST /v1/oauth/token (UND_ERR_HEADERS_TIMEOUT)');
+    const masked = mask(located(error), 'Unexpected error.', false);
     expect((masked as GraphQLError).toJSON()).toEqual({
-      message: 'Company lookup service timed out',
+      message: 'The company lookup service did not answer in time; try again shortly.',
       path: ['searchCompanies'],
       extensions: { code: 'UPSTREAM_TIMEOUT' },
     });
-    expect(JSON.parse(logs[0]!)).toMatchObject({ level: 40, code: 'UPSTREAM_TIMEOUT' });
+    // The upstream client logged the failure once; each request that got it is detail.
+    expect(logs.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({ level: 20, code: 'UPSTREAM_TIMEOUT', detail: error.detail, path: ['searchCompanies'] }),
+    ]);
   });
 
   it('passes an error the schema raised on purpose unchanged', () => {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DashboardSearchDocument, SearchCompaniesDocument } from '../generated/graphql.js';
+import { TOKEN_BACKOFF_BASE_MS } from '../../src/upstream/token-manager.js';
+import { manualClock, type ManualClock } from '../support/clock.js';
 import { startStack, type Stack } from '../support/stack.js';
 
 let stack: Stack;
@@ -56,7 +58,8 @@ describe('one service token', () => {
   });
 
   it('renews a token that expires mid-traffic once for all waiting requests', async () => {
-    const shortLived = await startStack({ lookup: { tokenLifetimeSeconds: 1 } });
+    const clock = manualClock();
+    const shortLived = await startStack({ clock, lookup: { tokenLifetimeSeconds: 1 }, gateway: { upstreamTokenMinLifetimeMs: 1_000 } });
     try {
       const burst = (round: number) =>
         Promise.all(
@@ -66,7 +69,7 @@ describe('one service token', () => {
         );
       const before = await burst(1);
       expect(shortLived.lookup.counters.tokenRequests).toBe(1);
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      clock.advance(1_100);
       const after = await burst(2);
       expect([...before, ...after].every((response) => response.body.errors === undefined)).toBe(true);
       expect(shortLived.lookup.counters.tokenRequests).toBe(2);
@@ -89,26 +92,37 @@ describe('one service token', () => {
 });
 
 /**
- * A 4 s token is renewed 0.4 s before it expires; these tests act 3.75 s
- * after the first token request, inside that window.
+ * A 20 s token is renewed 2 s before it expires; these tests move the
+ * gateway's clock 18.5 s on, inside that window, and the window is longer
+ * than the first step of the token backoff.
  */
-const LIFETIME_SECONDS = 4;
-const INSIDE_REFRESH_WINDOW_MS = 3_750;
+const LIFETIME_SECONDS = 20;
+const INSIDE_REFRESH_WINDOW_MS = 18_500;
+
+/** A stack issuing 20 s tokens, whose gateway reads time from `clock`, with its first token fetched. */
+async function withFirstToken(clock: ManualClock): Promise<Stack> {
+  const fresh = await startStack({
+    clock,
+    lookup: { tokenLifetimeSeconds: LIFETIME_SECONDS },
+  });
+  const { body } = await fresh.execute(DashboardSearchDocument, { q: 'first token', jurisdiction: 'GB' });
+  expect(body.errors).toBeUndefined();
+  return fresh;
+}
 
 describe.concurrent('renewal before expiry', () => {
   it('renews early in the background while searches go on with the current token', async () => {
-    const early = await startStack({ lookup: { tokenLifetimeSeconds: LIFETIME_SECONDS } });
+    const clock = manualClock();
+    const early = await withFirstToken(clock);
     try {
-      const startedAt = Date.now();
-      await early.execute(DashboardSearchDocument, { q: 'early one', jurisdiction: 'GB' });
-      await new Promise((resolve) => setTimeout(resolve, startedAt + INSIDE_REFRESH_WINDOW_MS - Date.now()));
+      clock.advance(INSIDE_REFRESH_WINDOW_MS);
       early.lookup.knobs.tokenLatencyMs = 200;
       const during = await early.execute(DashboardSearchDocument, { q: 'early two', jurisdiction: 'GB' });
       expect(during.body.errors).toBeUndefined();
       expect(early.lookup.counters.tokenRequests).toBe(2);
       expect(early.lookup.counters.tokensIssued).toBe(1);
       await vi.waitFor(() => expect(early.lookup.counters.tokensIssued).toBe(2), { timeout: 2_000 });
-      await new Promise((resolve) => setTimeout(resolve, startedAt + LIFETIME_SECONDS * 1_000 + 100 - Date.now()));
+      clock.advance(LIFETIME_SECONDS * 1_000 - INSIDE_REFRESH_WINDOW_MS + 100);
       const after = await early.execute(DashboardSearchDocument, { q: 'early three', jurisdiction: 'GB' });
       expect(after.body.errors).toBeUndefined();
       expect(early.lookup.counters.tokenRequests).toBe(2);
@@ -119,18 +133,17 @@ describe.concurrent('renewal before expiry', () => {
   });
 
   /** A stack whose token is inside its refresh window, with a token endpoint that now answers 503, after `tokenLatencyMs`. */
-  async function insideRefreshWindowWithFailingRenewal(tokenLatencyMs: number): Promise<Stack> {
-    const failing = await startStack({ lookup: { tokenLifetimeSeconds: LIFETIME_SECONDS } });
-    const startedAt = Date.now();
-    await failing.execute(DashboardSearchDocument, { q: 'failing first', jurisdiction: 'GB' });
+  async function insideRefreshWindowWithFailingRenewal(clock: ManualClock, tokenLatencyMs: number): Promise<Stack> {
+    const failing = await withFirstToken(clock);
     failing.lookup.knobs.failToken({ status: 503 }, Infinity);
     failing.lookup.knobs.tokenLatencyMs = tokenLatencyMs;
-    await new Promise((resolve) => setTimeout(resolve, startedAt + INSIDE_REFRESH_WINDOW_MS - Date.now()));
+    clock.advance(INSIDE_REFRESH_WINDOW_MS);
     return failing;
   }
 
-  it('keeps the valid token and waits before retrying when early renewal fails', async () => {
-    const failing = await insideRefreshWindowWithFailingRenewal(0);
+  it('keeps the valid token and waits out the backoff before retrying when early renewal fails', async () => {
+    const clock = manualClock();
+    const failing = await insideRefreshWindowWithFailingRenewal(clock, 0);
     try {
       const responses = [];
       for (let i = 0; i < 10; i++) {
@@ -141,24 +154,31 @@ describe.concurrent('renewal before expiry', () => {
       expect(failing.logs.map((line) => JSON.parse(line))).toContainEqual(
         expect.objectContaining({ level: 40, code: 'UPSTREAM_UNAVAILABLE', msg: 'Early renewal of the service token failed; keeping the current token' }),
       );
+
+      clock.advance(TOKEN_BACKOFF_BASE_MS);
+      const retried = await failing.execute(DashboardSearchDocument, { q: 'failing after backoff', jurisdiction: 'GB' });
+      expect(retried.body.errors).toBeUndefined();
+      await vi.waitFor(() => expect(failing.lookup.counters.tokenRequests).toBe(3));
     } finally {
       await failing.close();
     }
   });
 
   it('warns once about a failed early renewal, however many searches ran while it was under way', async () => {
-    const failing = await insideRefreshWindowWithFailingRenewal(200);
+    const clock = manualClock();
+    const failing = await insideRefreshWindowWithFailingRenewal(clock, 200);
     try {
       const responses = await Promise.all(
         Array.from({ length: 10 }, (_, i) => failing.execute(DashboardSearchDocument, { q: `slow failing ${i}`, jurisdiction: 'GB' })),
       );
       expect(responses.every((response) => response.body.errors === undefined)).toBe(true);
-      await vi.waitFor(() => expect(failing.lookup.counters.tokenRequests).toBe(2), { timeout: 2_000 });
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const warnings = failing.logs
-        .map((line) => JSON.parse(line) as { msg?: string })
-        .filter(({ msg }) => msg === 'Early renewal of the service token failed; keeping the current token');
-      expect(warnings).toHaveLength(1);
+      const warnings = () =>
+        failing.logs
+          .map((line) => JSON.parse(line) as { msg?: string })
+          .filter(({ msg }) => msg === 'Early renewal of the service token failed; keeping the current token');
+      await vi.waitFor(() => expect(warnings().length).toBeGreaterThan(0), { timeout: 2_000 });
+      expect(warnings()).toHaveLength(1);
+      expect(failing.lookup.counters.tokenRequests).toBe(2);
     } finally {
       await failing.close();
     }

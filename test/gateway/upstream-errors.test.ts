@@ -22,24 +22,48 @@ afterEach(() => {
   stack.lookup.knobs.searchLatencyMs = 0;
 });
 
-async function expectCode(code: string, messagePart: string) {
+const MESSAGES = {
+  UPSTREAM_AUTH_FAILED:
+    "The company lookup service refused the gateway's credentials; trying again will not help until the gateway's operator has checked them.",
+  UPSTREAM_RATE_LIMITED: 'The company lookup service is limiting how often the gateway may call it; try again shortly.',
+  UPSTREAM_UNAVAILABLE: 'The company lookup service is unavailable; try again shortly.',
+  UPSTREAM_TIMEOUT: 'The company lookup service did not answer in time; try again shortly.',
+  UPSTREAM_BAD_RESPONSE: 'The company lookup service sent an answer the gateway cannot read; try again later.',
+  UPSTREAM_REJECTED_QUERY: 'The company lookup service refused this search; change the search rather than repeating it.',
+};
+
+/**
+ * The client gets the code and the message of its kind, naming no upstream
+ * URL, path, status or library code; the log gets those, in one warning.
+ */
+async function expectCode(code: keyof typeof MESSAGES, detailPart: string) {
+  stack.logs.length = 0;
   const { status, body } = await stack.execute(SearchCompaniesDocument, freshSearch('holdings'));
   expect(status).toBe(200);
   expect(body.data).toBeNull();
-  expect(body.errors).toEqual([
-    { message: expect.stringContaining(messagePart), locations: expect.any(Array), path: ['searchCompanies'], extensions: { code } },
-  ]);
+  expect(body.errors).toEqual([{ message: MESSAGES[code], locations: expect.any(Array), path: ['searchCompanies'], extensions: { code } }]);
+  const warnings = stack.logs.map((line) => JSON.parse(line) as { level: number; detail?: string }).filter((entry) => entry.level === 40);
+  expect(warnings).toEqual([expect.objectContaining({ code, detail: expect.stringContaining(detailPart) })]);
   return body;
 }
 
 describe('upstream failures get coded errors', () => {
   it('logs an upstream failure once, as a warning, and nothing at error level', async () => {
-    stack.logs.length = 0;
     stack.lookup.knobs.failSearch({ status: 503 });
     await expectCode('UPSTREAM_UNAVAILABLE', 'failed on GET /v1/company/search (503)');
-    const entries = stack.logs.map((line) => JSON.parse(line) as { level: number; msg: string });
-    expect(entries.filter((entry) => entry.msg.includes('(503)')).map((entry) => entry.level)).toEqual([40]);
-    expect(entries.filter((entry) => entry.level >= 50)).toEqual([]);
+    expect(stack.logs.map((line) => JSON.parse(line) as { level: number }).filter((entry) => entry.level >= 50)).toEqual([]);
+  });
+
+  it('logs a failure shared by many waiting requests once', async () => {
+    stack.logs.length = 0;
+    stack.lookup.knobs.searchLatencyMs = 100;
+    stack.lookup.knobs.failSearch({ status: 503 });
+    const search = freshSearch('holdings');
+    const answers = await Promise.all(Array.from({ length: 10 }, () => stack.execute(SearchCompaniesDocument, search)));
+    expect(answers.map(({ body }) => body.errors?.[0]?.extensions?.code)).toEqual(Array(10).fill('UPSTREAM_UNAVAILABLE'));
+    expect(stack.lookup.counters.searchRequests).toBe(1);
+    const warnings = stack.logs.map((line) => JSON.parse(line) as { level: number }).filter((entry) => entry.level === 40);
+    expect(warnings).toEqual([expect.objectContaining({ code: 'UPSTREAM_UNAVAILABLE', detail: expect.stringContaining('(503)') })]);
   });
 
   it('maps a 429 to UPSTREAM_RATE_LIMITED', async () => {
@@ -63,7 +87,6 @@ describe('upstream failures get coded errors', () => {
   });
 
   it('maps a 400 to UPSTREAM_REJECTED_QUERY, logging the upstream reason rather than returning it', async () => {
-    stack.logs.length = 0;
     stack.lookup.knobs.failSearch({ status: 400, body: '{"message":"Unknown jurisdiction: ZZ"}' });
     const body = await expectCode('UPSTREAM_REJECTED_QUERY', 'rejected the search on GET /v1/company/search (400)');
     expect(JSON.stringify(body)).not.toContain('Unknown jurisdiction');
@@ -101,6 +124,7 @@ describe('upstream failures get coded errors', () => {
 
 describe('an upstream that cannot be reached', () => {
   it('answers UPSTREAM_UNAVAILABLE when the connection is refused', async () => {
+    const logs: string[] = [];
     const closedPort = await new Promise<number>((resolve) => {
       const probe = createServer().listen(0, '127.0.0.1', () => {
         const { port } = probe.address() as { port: number };
@@ -110,7 +134,7 @@ describe('an upstream that cannot be reached', () => {
     const gateway = await startGateway(
       { ...readConfig({}), port: 0, upstreamRetries: 0 },
       { url: new URL(`http://127.0.0.1:${closedPort}`), clientId: 'id', clientSecret: 'secret' },
-      createLogger('silent'),
+      createLogger('info', { write: (line: string) => logs.push(line) }),
     );
     try {
       const response = await fetch(gateway.graphqlUrl, {
@@ -120,7 +144,10 @@ describe('an upstream that cannot be reached', () => {
       });
       const body = await response.json();
       expect(body.errors[0].extensions).toEqual({ code: 'UPSTREAM_UNAVAILABLE' });
-      expect(body.errors[0].message).toContain('could not be reached for POST /v1/oauth/token (ECONNREFUSED)');
+      expect(body.errors[0].message).toBe(MESSAGES.UPSTREAM_UNAVAILABLE);
+      expect(logs.map((line) => JSON.parse(line))).toContainEqual(
+        expect.objectContaining({ level: 40, detail: expect.stringContaining('could not be reached for POST /v1/oauth/token (ECONNREFUSED)') }),
+      );
     } finally {
       await gateway.close();
     }

@@ -235,6 +235,25 @@ describe('mapResults', () => {
   });
 });
 
+describe('mapTokenAnswer', () => {
+  it('changes the token answer while the token it names is issued and accepted', async () => {
+    service.knobs.mapTokenAnswer = ({ access_token, token_type }) => ({ access_token, token_type: token_type.toLowerCase() });
+    const answer = json(await tokenRequest(service)) as Record<string, unknown>;
+    expect(answer).toEqual({ access_token: expect.any(String), token_type: 'bearer' });
+    expect(service.counters.tokensIssued).toBe(1);
+    expect((await searchRequest(service, zebra, answer.access_token as string)).text).toBe(zebraAnswer);
+    service.knobs.clearFaults();
+    expect(service.knobs.mapTokenAnswer).toBeUndefined();
+    expect(json(await tokenRequest(service))).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
+  });
+
+  it('refuses a mapper that is not a function', () => {
+    expect(() => (service.knobs.mapTokenAnswer = 'drop expires_in' as never)).toThrow(
+      'mapTokenAnswer must be a function or undefined, got "drop expires_in"',
+    );
+  });
+});
+
 describe('quota', () => {
   it('answers 429 without Retry-After beyond the limit, token and search requests together, until the window ends', async () => {
     service.knobs.quota = { limit: 3, windowMs: 200 };

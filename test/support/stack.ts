@@ -4,6 +4,7 @@ import { request } from 'undici';
 import { readConfig, type GatewayConfig } from '../../src/gateway/config.js';
 import { createLogger } from '../../src/gateway/logger.js';
 import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
+import type { Clock } from '../../src/upstream/resilience/clock.js';
 import { startLookupService, type LookupService, type LookupServiceOptions } from '../../src/lookup-service/index.js';
 
 export interface GraphQLResponse<TData> {
@@ -30,6 +31,8 @@ export interface Stack {
 export interface StackOptions {
   lookup?: LookupServiceOptions;
   gateway?: Partial<Omit<GatewayConfig, 'upstream'>>;
+  /** The gateway's clock for its circuit breaker and token, e.g. a `manualClock()`. */
+  clock?: Clock;
 }
 
 /** The embedded lookup service and a gateway in front of it, both on loopback ports of their own. */
@@ -41,6 +44,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     config,
     { url: new URL(lookup.url), ...lookup.credentials },
     createLogger(config.logLevel, { write: (line: string) => logs.push(line) }),
+    { clock: options.clock },
   );
 
   const post = async (body: unknown, headers: Record<string, string> = {}) => {

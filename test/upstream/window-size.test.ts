@@ -4,7 +4,8 @@ import { LRUCache } from 'lru-cache';
 import { describe, expect, it } from 'vitest';
 import { defaultDataSet, type CompanyResult } from '../../src/lookup-service/index.js';
 import { readSearchResponse } from '../../src/upstream/search-response.js';
-import { windowEntryBytes, windowKey, type SearchWindow } from '../../src/upstream/window-size.js';
+import { repeatedSlots } from '../../src/upstream/repeated-results.js';
+import { NO_REPEATS, windowEntryBytes, windowKey, type SearchWindow } from '../../src/upstream/window-size.js';
 
 // A full collection on demand, so that the heap read after it is what is held.
 setFlagsFromString('--expose-gc');
@@ -29,7 +30,15 @@ function fill(count: number, body: (i: number) => string): { held: number; count
   const before = heapUsedAfterGc();
   for (let i = 0; i < count; i++) {
     const { slots, total } = readSearchResponse(body(i), 'GB', 'test');
-    windows.set(windowKey({ q: `search ${i}`, jurisdiction: 'GB' }, 0), { slots, total, fetchedAt: Date.now() });
+    // As search-window.ts keeps a window's repeats: their slots emptied, their numbers listed.
+    const repeated = repeatedSlots(slots);
+    for (const slot of repeated) slots[slot] = null;
+    windows.set(windowKey({ q: `search ${i}`, jurisdiction: 'GB' }, 0), {
+      slots,
+      repeated: repeated.length > 0 ? repeated : NO_REPEATS,
+      total,
+      fetchedAt: Date.now(),
+    });
   }
   const held = heapUsedAfterGc() - before;
   expect(windows.size).toBe(count);
@@ -41,6 +50,11 @@ describe('search window size', () => {
     { shape: 'no results', count: 20_000, body: () => page([]) },
     { shape: 'one result', count: 5_000, body: (i: number) => page([companies[i]]) },
     { shape: '50 distinct results', count: 100, body: (i: number) => page(companies.slice(i * 50, i * 50 + 50)) },
+    {
+      shape: '50 results, every other one a repeat',
+      count: 100,
+      body: (i: number) => page(companies.slice(i * 25, i * 25 + 25).flatMap((company: CompanyResult) => [company, company])),
+    },
     {
       shape: '50 results with malformed fields',
       count: 100,

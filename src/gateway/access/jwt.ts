@@ -1,4 +1,5 @@
 import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTPayload } from 'jose';
+import { createKeyFetcher, TokenKeysUnavailableError } from './jwks-fetch.js';
 
 /** How bearer tokens are checked: always issuer and audience, with keys from a JWKS URL or one shared HS256 secret. */
 export interface JwtSettings {
@@ -17,11 +18,6 @@ export const JWKS_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS
 /** The token is not acceptable; the message says why without quoting it. */
 export class InvalidTokenError extends Error {
   readonly code = 'INVALID_TOKEN';
-}
-
-/** The keys to check the token with could not be fetched; not the client's fault. */
-export class TokenKeysUnavailableError extends Error {
-  readonly code = 'TOKEN_KEYS_UNAVAILABLE';
 }
 
 type JwtVerifier = (token: string) => Promise<{ subject: string }>;
@@ -52,7 +48,7 @@ function subjectOf({ sub }: JWTPayload): string {
 function keyedVerify({ issuer, audience, key }: JwtSettings) {
   const common = { issuer, audience, clockTolerance: JWT_CLOCK_TOLERANCE_SECONDS, requiredClaims: ['sub', 'exp'] };
   if ('jwksUrl' in key) {
-    const jwks = createRemoteJWKSet(key.jwksUrl, { [customFetch]: fetchKeys });
+    const jwks = createRemoteJWKSet(key.jwksUrl, { [customFetch]: createKeyFetcher() });
     const options = { ...common, algorithms: JWKS_ALGORITHMS };
     return (token: string) => jwtVerify(token, jwks, options);
   }
@@ -60,19 +56,6 @@ function keyedVerify({ issuer, audience, key }: JwtSettings) {
   const options = { ...common, algorithms: ['HS256'] };
   return (token: string) => jwtVerify(token, secret, options);
 }
-
-/**
- * Fetches the JWKS, marking a network failure as such: only what happens on
- * the way to the keys is the gateway's problem (503); anything else a token
- * causes is the token's (401). A timeout stays as jose reports it (JWKSTimeout).
- */
-const fetchKeys: typeof fetch = (input, init) =>
-  fetch(input, init).catch((error: unknown) => {
-    if (error instanceof Error && error.name === 'TimeoutError') throw error;
-    throw new TokenKeysUnavailableError(`fetching ${String(input)} failed: ${error instanceof Error ? error.message : String(error)}`, {
-      cause: error,
-    });
-  });
 
 function keysUnavailable(error: unknown): boolean {
   return (

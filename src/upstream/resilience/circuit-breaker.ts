@@ -1,12 +1,16 @@
 import { UpstreamCircuitOpenError, UpstreamRateLimitHoldError } from '../errors.js';
 import type { UpstreamLog } from '../log.js';
+import { systemClock, type Clock } from './clock.js';
 
 export interface CircuitBreakerOptions {
   /** Failures in a row that open the circuit. */
   failureThreshold: number;
   /** How long an open circuit holds calls back before one probe may pass. */
   cooldownMs: number;
+  /** The longest cool-down a Retry-After from the upstream may ask for; the upstream does not decide how long calls stop. */
+  maxRetryAfterMs: number;
   log: UpstreamLog;
+  clock?: Clock | undefined;
 }
 
 type State = 'closed' | 'open' | 'half-open';
@@ -14,12 +18,14 @@ type State = 'closed' | 'open' | 'half-open';
 /**
  * Stops calling an upstream that keeps failing. After `failureThreshold`
  * failures in a row it opens and every call fails at once for `cooldownMs`
- * (longer when the upstream asked for more with Retry-After); then exactly one
+ * (longer when the upstream asked for more with Retry-After, up to
+ * `maxRetryAfterMs`); then exactly one
  * call, the probe, goes through: its success closes the circuit, its failure
  * opens it again.
  */
 export class CircuitBreaker {
   readonly #options: CircuitBreakerOptions;
+  readonly #clock: Clock;
   #state: State = 'closed';
   #failures = 0;
   #openUntil = 0;
@@ -27,26 +33,30 @@ export class CircuitBreaker {
 
   constructor(options: CircuitBreakerOptions) {
     this.#options = options;
+    this.#clock = options.clock ?? systemClock;
   }
 
   /** Lets a call through, or throws `UpstreamCircuitOpenError`. Every admitted call must report its outcome. */
   admit(where: string): void {
     if (this.#state === 'closed') return;
-    const now = Date.now();
+    const now = this.#clock();
     if (this.#state === 'open' && now >= this.#openUntil) {
       this.#state = 'half-open';
       return;
     }
+    // Half-open, the probe's answer is due any moment: the wait is then 0, told as 1 s.
     const waitMs = Math.max(0, this.#openUntil - now);
     const nextTry = `the next try is in ${Math.ceil(waitMs / 1000)} s`;
     // Clients told of a rate limit know to slow down; "unavailable" would not say so.
     if (this.#rateLimited) {
       throw new UpstreamRateLimitHoldError(
         `Company lookup service is not called for ${where}: it answered 429 (rate limited) at the last try; ${nextTry}`,
+        waitMs,
       );
     }
     throw new UpstreamCircuitOpenError(
       `Company lookup service is not called for ${where}: it failed ${this.#failures} times in a row; ${nextTry}`,
+      waitMs,
     );
   }
 
@@ -63,9 +73,9 @@ export class CircuitBreaker {
     this.#failures += 1;
     this.#rateLimited = rateLimited;
     if (this.#state === 'half-open' || (this.#state === 'closed' && this.#failures >= this.#options.failureThreshold)) {
-      const cooldownMs = Math.max(this.#options.cooldownMs, retryAfterMs);
+      const cooldownMs = Math.max(this.#options.cooldownMs, Math.min(retryAfterMs, this.#options.maxRetryAfterMs));
       this.#state = 'open';
-      this.#openUntil = Date.now() + cooldownMs;
+      this.#openUntil = this.#clock() + cooldownMs;
       this.#options.log.warn(
         { circuit: 'open', failures: this.#failures, cooldownMs },
         'Company lookup service keeps failing; holding calls back',

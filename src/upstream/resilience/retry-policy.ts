@@ -20,7 +20,7 @@ export interface RetryPolicy {
  * upstream is slow, asking again adds load), a refused credential or query,
  * a bad body, or a call the circuit breaker held back.
  *
- * A Retry-After from the upstream is honoured as given. Otherwise a 5xx or a
+ * A Retry-After from the upstream is honoured (capped where it is read). Otherwise a 5xx or a
  * connection failure backs off exponentially with full jitter, so retries from
  * many requests spread out instead of arriving together; a 429 backs off from
  * 1 s, with jitter on top of that floor.
@@ -39,13 +39,23 @@ export function retryDelay(error: unknown, retry: number, policy: RetryPolicy): 
 }
 
 /**
- * Reads a Retry-After header: delay-seconds or an HTTP date. Undefined when
- * absent or unreadable, so the caller falls back to its own backoff.
+ * RFC 9110 HTTP-date, in any of its three forms (IMF-fixdate, RFC 850,
+ * asctime). Checked before Date.parse, which reads almost anything ("abc 2"
+ * is a date in 2001); undici's strict parser is internal and not exported.
  */
-export function parseRetryAfter(header: string | string[] | undefined, now = Date.now()): number | undefined {
+const HTTP_DATE =
+  /^(?:[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Za-z]{6,9}, \d{2}-[A-Za-z]{3}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
+
+/**
+ * Reads a Retry-After header: delay-seconds or an HTTP date, at most `maxMs`
+ * whatever the upstream asks, so that one header cannot stop calls for days.
+ * Undefined when absent or unreadable, so the caller falls back to its own
+ * backoff.
+ */
+export function parseRetryAfter(header: string | string[] | undefined, maxMs: number, now = Date.now()): number | undefined {
   const value = (Array.isArray(header) ? header[0] : header)?.trim();
   if (value === undefined || value === '') return undefined;
-  if (/^\d+$/.test(value)) return Number(value) * 1_000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  if (/^\d+$/.test(value)) return Math.min(Number(value) * 1_000, maxMs);
+  const date = HTTP_DATE.test(value) ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(date) ? undefined : Math.min(Math.max(0, date - now), maxMs);
 }

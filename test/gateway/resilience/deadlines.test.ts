@@ -46,7 +46,7 @@ describe('request deadline', () => {
     expect(elapsedMs).toBeLessThan(1_500);
     expect(body.errors).toEqual([
       expect.objectContaining({
-        message: 'Company lookup service gave no answer for GET /v1/company/search within the request deadline',
+        message: 'The company lookup service did not answer in time; try again shortly.',
         extensions: { code: 'UPSTREAM_TIMEOUT' },
       }),
     ]);

@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DashboardSearchDocument } from '../../generated/graphql.js';
+import { TOKEN_BACKOFF_BASE_MS } from '../../../src/upstream/token-manager.js';
+import { manualClock } from '../../support/clock.js';
 import { startStack, type Stack } from '../../support/stack.js';
 import { freshSearch } from '../../support/searches.js';
 
@@ -109,7 +111,8 @@ describe('retries of a failed search', () => {
   });
 
   it('never retries a failing token endpoint: one token call, no search', async () => {
-    const fresh = await startStack({ gateway: { upstreamRetries: 2, upstreamRetryBaseMs: 10 } });
+    const clock = manualClock();
+    const fresh = await startStack({ clock, gateway: { upstreamRetries: 2, upstreamRetryBaseMs: 10 } });
     try {
       fresh.lookup.knobs.failToken({ status: 503 }, 1);
       const { body } = await fresh.execute(DashboardSearchDocument, freshSearch());
@@ -117,6 +120,8 @@ describe('retries of a failed search', () => {
       expect(fresh.lookup.counters.tokenRequests).toBe(1);
       expect(fresh.lookup.counters.searchRequests).toBe(0);
 
+      // The token backoff holds the next token request back for its first step.
+      clock.advance(TOKEN_BACKOFF_BASE_MS);
       const recovered = await fresh.execute(DashboardSearchDocument, freshSearch());
       expect(recovered.body.errors).toBeUndefined();
       expect(fresh.lookup.counters.tokenRequests).toBe(2);

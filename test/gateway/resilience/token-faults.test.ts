@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DashboardSearchDocument } from '../../generated/graphql.js';
+import { TOKEN_BACKOFF_BASE_MS } from '../../../src/upstream/token-manager.js';
+import { manualClock } from '../../support/clock.js';
 import { startStack, type Stack } from '../../support/stack.js';
 import { freshSearch } from '../../support/searches.js';
 
@@ -48,18 +50,24 @@ describe('token endpoint faults', () => {
   });
 
   it('answers from the current token while the token endpoint fails, until the token expires', async () => {
-    stack = await startStack({ lookup: { tokenLifetimeSeconds: 1 }, gateway: { upstreamRetries: 0 } });
+    const clock = manualClock();
+    stack = await startStack({
+      clock,
+      lookup: { tokenLifetimeSeconds: 1 },
+      gateway: { upstreamRetries: 0, upstreamTokenMinLifetimeMs: 1_000 },
+    });
     expect(await errorCode(stack)).toBeUndefined();
     stack.lookup.knobs.failToken({ status: 503 }, Number.POSITIVE_INFINITY);
     stack.lookup.counters.reset();
     // Within the refresh margin the renewal fails in the background; searches go on with the valid token.
-    await sleep(920);
+    clock.advance(920);
     expect(await errorCode(stack)).toBeUndefined();
     expect(stack.lookup.counters.searchesAnswered).toBe(1);
 
-    await sleep(200);
+    clock.advance(200);
     expect(await errorCode(stack)).toBe('UPSTREAM_UNAVAILABLE');
     stack.lookup.knobs.clearFaults();
+    clock.advance(TOKEN_BACKOFF_BASE_MS);
     expect(await errorCode(stack)).toBeUndefined();
   });
 });

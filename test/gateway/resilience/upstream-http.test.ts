@@ -26,12 +26,13 @@ describe('UpstreamHttp', () => {
       maxResponseBytes: 1_000_000,
       maxInFlight: 2,
       breaker: { failureThreshold: 100, cooldownMs: 1_000 },
+      maxRetryAfterMs: 60_000,
       log: quiet,
     });
     const search = { method: 'GET', endpoint: '/v1/company/search', query: { q: 'harbour', jurisdiction: 'GB' } } as const;
     const startedAt = performance.now();
-    const ahead = http.request(search, Date.now() + 5_000);
-    const waiting = http.request(search, Date.now() + 200);
+    const ahead = http.request(search, Date.now() + 5_000, (response) => response);
+    const waiting = http.request(search, Date.now() + 200, (response) => response);
 
     await expect(waiting).rejects.toBeInstanceOf(UpstreamTimeoutError);
     expect(performance.now() - startedAt).toBeLessThan(600);

@@ -1,0 +1,64 @@
+import { UpstreamRejectedQueryError, errorForStatus } from './errors.js';
+import { reportFailure, type UpstreamLog } from './log.js';
+import { repeatedSlots } from './repeated-results.js';
+import type { SearchQuery } from './search-query.js';
+import { readSearchResponse } from './search-response.js';
+import type { UpstreamResponse } from './upstream-http.js';
+import { NO_REPEATS, type SearchWindow } from './window-size.js';
+
+export interface WindowReading {
+  log: UpstreamLog;
+  /** Blanks out the secret and the service tokens in text the upstream wrote. */
+  redact(text: string): string;
+}
+
+/**
+ * Reads the answer to the search for window `index` of `query`: a 400 is the
+ * upstream refusing the search (its reason goes to the log only), any other
+ * status but 200 fails, and a 200 is read field by field, with malformed
+ * fields and repeated companies logged once for the window.
+ */
+export function readWindow(
+  response: UpstreamResponse,
+  where: string,
+  { query, index }: { query: SearchQuery; index: number },
+  { log, redact }: WindowReading,
+): SearchWindow {
+  if (response.status === 400) {
+    // The upstream may echo what it was sent; the token and the secret never reach the log.
+    const reason = redact(upstreamMessage(response.body));
+    const error = new UpstreamRejectedQueryError(`Company lookup service rejected the search on ${where} (400)`);
+    reportFailure(log, error, 'Company lookup service rejected a search', { reason });
+    throw error;
+  }
+  if (response.status !== 200) throw errorForStatus(response.status, where, response.retryAfterMs);
+  const read = readSearchResponse(response.body, query.jurisdiction, where);
+  if (read.invalidFields.length > 0) {
+    log.warn(
+      { jurisdiction: query.jurisdiction, fields: read.invalidFields.slice(0, 20), count: read.invalidFields.length },
+      'Upstream sent malformed fields; read them as null',
+    );
+  }
+  const repeated = repeatedSlots(read.slots);
+  if (repeated.length > 0) {
+    for (const slot of repeated) read.slots[slot] = null;
+    log.warn(
+      { jurisdiction: query.jurisdiction, window: index, repeated: repeated.length, slots: repeated.slice(0, 20) },
+      'Upstream sent the same company more than once in one window; kept the first',
+    );
+  }
+  return { slots: read.slots, repeated: repeated.length > 0 ? repeated : NO_REPEATS, total: read.total, fetchedAt: Date.now() };
+}
+
+const MAX_UPSTREAM_MESSAGE_LENGTH = 200;
+
+/** The `message` of an upstream error body, shortened, for the log; clients get a fixed message. */
+function upstreamMessage(body: string): string {
+  try {
+    const { message } = JSON.parse(body) as { message?: unknown };
+    if (typeof message === 'string' && message !== '') return message.slice(0, MAX_UPSTREAM_MESSAGE_LENGTH);
+  } catch {
+    // A non-JSON error body has no reason worth logging.
+  }
+  return 'no reason given';
+}
