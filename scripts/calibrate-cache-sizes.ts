@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
-import { ResponseCache } from '../src/gateway/response-cache.js';
+import { ResponseCache } from '../src/gateway/response-cache/response-cache.js';
 import { defaultDataSet, type CompanyResult } from '../src/lookup-service/index.js';
 import { readSearchResponse } from '../src/upstream/search-response.js';
 import { NO_REPEATS, windowEntryBytes, windowKey, type SearchWindow } from '../src/upstream/window-size.js';
@@ -13,7 +13,7 @@ import { NO_REPEATS, windowEntryBytes, windowKey, type SearchWindow } from '../s
  * next to what the caches count for them. Each shape runs in a child process
  * of its own under --expose-gc. Rerun after a Node upgrade or a change to what
  * an entry holds, and update the tables in upstream/window-size.ts and
- * gateway/response-cache.ts (and the figures the cache tests quote).
+ * gateway/response-cache/response-cache.ts (and the figures the cache tests quote).
  *
  *   npx tsx scripts/calibrate-cache-sizes.ts
  */
@@ -174,7 +174,7 @@ if (only !== undefined) {
   row(['shape', 'windows', 'JSON bytes', 'heap bytes held', 'bytes counted', 'counted − held']);
   row(['---', '---:', '---:', '---:', '---:', '---:']);
   runChildren(WINDOW_SHAPES.map((shape) => shape.name));
-  process.stdout.write('\nSerialized answers (gateway/response-cache.ts), per answer kept\n\n');
+  process.stdout.write('\nSerialized answers (gateway/response-cache/response-cache.ts), per answer kept\n\n');
   row(['shape', 'answers', 'heap bytes', 'RSS outside the heap', 'held', 'bytes counted', 'counted − held']);
   row(['---', '---:', '---:', '---:', '---:', '---:', '---:']);
   runChildren(ANSWER_SHAPES.map((shape) => shape.name));

@@ -1,8 +1,8 @@
 import { isIP } from 'node:net';
 import { parseApiKeys, type ApiKey } from './access/api-keys.js';
 import { MIN_JWT_SECRET_LENGTH, type JwtSettings } from './access/jwt.js';
-import { isOrigin } from './cors.js';
-import { readTrustedDocuments, type TrustedDocuments } from './trusted-documents.js';
+import { isOrigin } from './http/cors.js';
+import { readTrustedDocuments, type TrustedDocuments } from './graphql/trusted-documents.js';
 
 /**
  * The gateway's settings, read from environment variables and checked before

@@ -3,14 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { UpstreamClient } from '../upstream/client.js';
 import type { Clock } from '../upstream/resilience/clock.js';
 import type { GatewayConfig, UpstreamTarget } from './config.js';
-import { ConnectionCap } from './connection-cap.js';
-import { isLingering } from './early-refusal.js';
+import { ConnectionCap } from './http/connection-cap.js';
+import { isLingering } from './http/early-refusal.js';
 import { accessLoggerOf, type Logger } from './logger.js';
-import { answerClientError } from './rejection.js';
-import { requestHandlerFor } from './request-handler.js';
-import { ResponseCache, RESPONSE_CACHE_SHARE } from './response-cache.js';
-import { createGateway, GRAPHQL_PATH } from './yoga.js';
-import { createYogaResponder } from './yoga-responder.js';
+import { answerClientError } from './http/rejection.js';
+import { requestHandlerFor } from './http/request-handler.js';
+import { ResponseCache, RESPONSE_CACHE_SHARE } from './response-cache/response-cache.js';
+import { createGateway, GRAPHQL_PATH } from './graphql/yoga.js';
+import { createYogaResponder } from './response-cache/yoga-responder.js';
 
 /** Largest upstream body read; a full page of 50 results is far below it. */
 export const MAX_UPSTREAM_RESPONSE_BYTES = 8 * 1024 * 1024;

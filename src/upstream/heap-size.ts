@@ -12,7 +12,7 @@
  * figures they add up to were checked by scripts/calibrate-cache-sizes.ts,
  * which fills the caches under --expose-gc and compares the heap they take
  * with these estimates (see its output quoted in window-size.ts and
- * gateway/response-cache.ts).
+ * gateway/response-cache/response-cache.ts).
  */
 
 const WORD_BYTES = 8;

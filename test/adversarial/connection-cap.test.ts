@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { refusedConnectionsAllowed } from '../../src/gateway/connection-cap.js';
+import { refusedConnectionsAllowed } from '../../src/gateway/http/connection-cap.js';
 import { finalResponse, openConnection, receiveResponse, within, type RawConnection } from '../support/raw-connection.js';
 import { startStack, type Stack } from '../support/stack.js';
 

@@ -1,6 +1,6 @@
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { expandedSelections } from '../../src/gateway/plugins/expanded-selections.js';
+import { expandedSelections } from '../../src/gateway/limits/expanded-selections.js';
 import { fragmentDiamond } from '../support/fragment-diamond.js';
 
 const count = (document: string) => expandedSelections(parse(document, { maxTokens: 1e7 }));

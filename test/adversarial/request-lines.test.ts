@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { originForm } from '../../src/gateway/request-target.js';
+import { originForm } from '../../src/gateway/http/request-target.js';
 import { openConnection, receiveResponse } from '../support/raw-connection.js';
 import { startStack, type Stack } from '../support/stack.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { RESPONSE_CACHE_SHARE } from '../../src/gateway/response-cache.js';
+import { RESPONSE_CACHE_SHARE } from '../../src/gateway/response-cache/response-cache.js';
 import { DashboardSearchDocument } from '../generated/graphql.js';
 import { startStack, type Stack } from '../support/stack.js';
 

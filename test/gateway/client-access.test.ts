@@ -4,7 +4,7 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashApiKey, matchApiKey, parseApiKeys } from '../../src/gateway/access/api-keys.js';
 import { clientAddress, networkOf } from '../../src/gateway/access/client-address.js';
-import { RateLimiter } from '../../src/gateway/access/rate-limiter.js';
+import { RateLimiter } from '../../src/gateway/limits/rate-limiter.js';
 import { send, type RawResponse } from '../support/raw-request.js';
 import { startStack, type Stack } from '../support/stack.js';
 

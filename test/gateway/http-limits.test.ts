@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/gateway/access/api-keys.js';
-import { CORS_ALLOWED_HEADERS, createCorsPolicy } from '../../src/gateway/cors.js';
+import { CORS_ALLOWED_HEADERS, createCorsPolicy } from '../../src/gateway/http/cors.js';
 import { messagesOf, send } from '../support/raw-request.js';
 import { startStack, type Stack } from '../support/stack.js';
 

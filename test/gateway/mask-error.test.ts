@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/gateway/logger.js';
-import { createErrorMasker } from '../../src/gateway/mask-error.js';
+import { createErrorMasker } from '../../src/gateway/graphql/mask-error.js';
 import { UpstreamTimeoutError } from '../../src/upstream/errors.js';
 import { BadUserInputError } from '../../src/schema/errors.js';
 

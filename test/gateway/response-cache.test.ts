@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { print } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/gateway/access/api-keys.js';
-import { MAX_KEY_LENGTH, ResponseCache } from '../../src/gateway/response-cache.js';
+import { MAX_KEY_LENGTH, ResponseCache } from '../../src/gateway/response-cache/response-cache.js';
 import { DashboardSearchDocument, SearchCompaniesDocument } from '../generated/graphql.js';
 import { startStack, type Stack, type StackOptions } from '../support/stack.js';
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GRAPHIQL_EXAMPLE_QUERY } from '../../src/gateway/graphiql-example.js';
+import { GRAPHIQL_EXAMPLE_QUERY } from '../../src/gateway/graphql/graphiql-example.js';
 import { SearchIndex, defaultDataSet, type CompanyResult } from '../../src/lookup-service/index.js';
 import { SearchCompaniesExampleDocument, type SearchCompaniesExampleQuery } from '../generated/graphql.js';
 import { expectedCompany } from '../support/expected.js';

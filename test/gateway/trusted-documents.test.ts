@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/gateway/config.js';
-import { readTrustedDocuments } from '../../src/gateway/trusted-documents.js';
+import { readTrustedDocuments } from '../../src/gateway/graphql/trusted-documents.js';
 import { DashboardSearchDocument } from '../generated/graphql.js';
 import { problemsOf } from '../support/config-problems.js';
 import { startStack, type Stack } from '../support/stack.js';

@@ -1,4 +1,4 @@
-import { API_KEY_HEADER } from './access/api-keys.js';
+import { API_KEY_HEADER } from '../access/api-keys.js';
 import { CSRF_HEADERS } from './csrf.js';
 
 export const CORS_ALLOWED_METHODS = 'GET, POST, OPTIONS';

@@ -1,4 +1,4 @@
-import type { ResponseNotes } from '../schema/response-notes.js';
+import type { ResponseNotes } from '../../schema/response-notes.js';
 
 /**
  * What execution tells the response cache about one HTTP request's answer:

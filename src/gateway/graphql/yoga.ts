@@ -1,15 +1,15 @@
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga } from 'graphql-yoga';
-import type { GatewayContext, SearchLimits } from '../schema/context.js';
-import { schema } from '../schema/index.js';
-import { ResponseNotes } from '../schema/response-notes.js';
-import type { UpstreamClient } from '../upstream/client.js';
-import { deadlineIn } from '../upstream/resilience/deadline.js';
+import type { GatewayContext, SearchLimits } from '../../schema/context.js';
+import { schema } from '../../schema/index.js';
+import { ResponseNotes } from '../../schema/response-notes.js';
+import type { UpstreamClient } from '../../upstream/client.js';
+import { deadlineIn } from '../../upstream/resilience/deadline.js';
 import { GRAPHIQL_EXAMPLE_QUERY } from './graphiql-example.js';
-import type { ExecutionRecord } from './execution-record.js';
-import type { Logger } from './logger.js';
+import type { ExecutionRecord } from '../response-cache/execution-record.js';
+import type { Logger } from '../logger.js';
 import { createErrorMasker } from './mask-error.js';
-import { DOCUMENT_ID_PARAM } from './plugins/use-trusted-documents.js';
+import { DOCUMENT_ID_PARAM } from './use-trusted-documents.js';
 import { protectionPlugins, type YogaProtection } from './protection-plugins.js';
 import { useResponseNotes } from './use-response-notes.js';
 
@@ -33,7 +33,7 @@ export interface GatewayServerContext {
 
 export type Gateway = ReturnType<typeof createGateway>;
 
-/** The GraphQL gateway as a request handler; `server.ts` puts it on a port. */
+/** The GraphQL gateway as a request handler; `../server.ts` puts it on a port. */
 export function createGateway({ upstream, limits, requestDeadlineMs, logger, protection }: GatewayOptions) {
   return createYoga<GatewayServerContext, GatewayContext>({
     schema,
@@ -49,7 +49,7 @@ export function createGateway({ upstream, limits, requestDeadlineMs, logger, pro
     }),
     plugins: [useResponseNotes(), ...protectionPlugins(protection)],
     graphiql: protection.graphiql && { title: 'Company search', defaultQuery: GRAPHIQL_EXAMPLE_QUERY },
-    // CORS is decided in front of Yoga (request-handler.ts), for every answer alike.
+    // CORS is decided in front of Yoga (http/request-handler.ts), for every answer alike.
     cors: false,
     // No field takes an upload, so multipart requests are not parsed at all.
     multipart: false,

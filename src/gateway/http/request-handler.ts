@@ -1,18 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { acceptsAnAnswer, ANSWER_MEDIA_TYPES, isReadableBody, REQUEST_MEDIA_TYPES } from './media-types.js';
-import { createAccessPolicy, type AccessDecision, type Client } from './access/client-access.js';
-import { clientAddress, networkOf } from './access/client-address.js';
-import { RateLimiter } from './access/rate-limiter.js';
-import type { GatewayConfig } from './config.js';
+import { createAccessPolicy, type AccessDecision, type Client } from '../access/client-access.js';
+import { clientAddress, networkOf } from '../access/client-address.js';
+import { RateLimiter } from '../limits/rate-limiter.js';
+import type { GatewayConfig } from '../config.js';
 import { createCorsPolicy, type CorsPolicy } from './cors.js';
 import { crossSiteRefusal } from './csrf.js';
 import { refuseBeforeBody, type LingerBounds } from './early-refusal.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logger.js';
 import { sendRejection, type Rejection } from './rejection.js';
 import { ClientGoneError, isBatchBody, readBody } from './request-body.js';
 import { originForm } from './request-target.js';
-import { GRAPHQL_PATH, HEALTH_PATH } from './yoga.js';
+import { GRAPHQL_PATH, HEALTH_PATH } from '../graphql/yoga.js';
 
 export interface RequestHandlerOptions {
   /** What answers a request once every check has passed: Yoga, given the body already read (none for GET and HEAD). */

@@ -2,7 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { Readable } from 'node:stream';
 import { ExecutionRecord } from './execution-record.js';
 import { isReusableRequest, type ResponseCache } from './response-cache.js';
-import type { Gateway } from './yoga.js';
+import type { Gateway } from '../graphql/yoga.js';
 
 /** Headers about Yoga's own connection, not the answer: the whole body is sent here with its length. */
 const HOP_BY_HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);

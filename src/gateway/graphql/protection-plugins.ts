@@ -5,15 +5,15 @@ import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import type { GraphQLError, ValidationContext } from 'graphql';
 import type { YogaServerOptions } from 'graphql-yoga';
-import type { GatewayConfig } from './config.js';
-import { useJsonBody } from './plugins/use-json-body.js';
-import { useMaxDocumentLength } from './plugins/use-max-document-length.js';
-import { useMaxExpandedSelections } from './plugins/use-max-expanded-selections.js';
-import { useNoIntrospection } from './plugins/use-no-introspection.js';
-import { useOperationSelection } from './plugins/use-operation-selection.js';
-import { useQueryStringJson } from './plugins/use-query-string-json.js';
-import { useTrustedDocuments } from './plugins/use-trusted-documents.js';
-import { useUpstreamSearchBudget } from './plugins/use-upstream-search-budget.js';
+import type { GatewayConfig } from '../config.js';
+import { useJsonBody } from './use-json-body.js';
+import { useMaxDocumentLength } from '../limits/use-max-document-length.js';
+import { useMaxExpandedSelections } from '../limits/use-max-expanded-selections.js';
+import { useNoIntrospection } from '../limits/use-no-introspection.js';
+import { useOperationSelection } from './use-operation-selection.js';
+import { useQueryStringJson } from './use-query-string-json.js';
+import { useTrustedDocuments } from './use-trusted-documents.js';
+import { useUpstreamSearchBudget } from '../limits/use-upstream-search-budget.js';
 
 /** The settings that shape what Yoga accepts. */
 export type YogaProtection = Pick<

@@ -1,5 +1,5 @@
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
-import type { GatewayContext } from '../schema/context.js';
+import type { GatewayContext } from '../../schema/context.js';
 import type { GatewayServerContext } from './yoga.js';
 
 /**

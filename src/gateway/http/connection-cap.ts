@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logger.js';
 
 /**
  * Connections accepted past MAX_CONNECTIONS only to be answered 503, as a

@@ -1,6 +1,6 @@
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
-import type { TrustedDocuments } from '../trusted-documents.js';
+import type { TrustedDocuments } from './trusted-documents.js';
 
 /** The request parameter that names a trusted document, as the GraphQL-over-HTTP persisted documents proposal spells it. */
 export const DOCUMENT_ID_PARAM = 'documentId';
