@@ -6,10 +6,11 @@ import type { GatewayConfig, UpstreamTarget } from './config.js';
 import { ConnectionCap } from './http/connection-cap.js';
 import { isLingering } from './http/early-refusal.js';
 import { accessLoggerOf, type Logger } from './logger.js';
+import { GRAPHQL_PATH } from './paths.js';
 import { answerClientError } from './http/rejection.js';
 import { requestHandlerFor } from './http/request-handler.js';
 import { ResponseCache, RESPONSE_CACHE_SHARE } from './response-cache/response-cache.js';
-import { createGateway, GRAPHQL_PATH } from './graphql/yoga.js';
+import { createGateway } from './graphql/yoga.js';
 import { createYogaResponder } from './response-cache/yoga-responder.js';
 
 /** Largest upstream body read; a full page of 50 results is far below it. */

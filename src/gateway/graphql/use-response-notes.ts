@@ -1,12 +1,12 @@
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../../schema/context.js';
-import type { GatewayServerContext } from './yoga.js';
+import type { GatewayServerContext } from './server-context.js';
 
 /**
  * Adds what resolvers noted while still returning data: partial errors join
  * `errors`, warnings (such as stale data served because the upstream failed)
  * go to `extensions.warnings`. Each operation's outcome goes to the request's
- * execution record, which decides whether the answer may be reused.
+ * execution observer (the response cache's record), which decides whether the answer may be reused.
  */
 export function useResponseNotes(): Plugin<GatewayContext & GatewayServerContext> {
   return {

@@ -6,15 +6,13 @@ import { ResponseNotes } from '../../schema/response-notes.js';
 import type { UpstreamClient } from '../../upstream/client.js';
 import { deadlineIn } from '../../upstream/resilience/deadline.js';
 import { GRAPHIQL_EXAMPLE_QUERY } from './graphiql-example.js';
-import type { ExecutionRecord } from '../response-cache/execution-record.js';
 import type { Logger } from '../logger.js';
+import { GRAPHQL_PATH, HEALTH_PATH } from '../paths.js';
 import { createErrorMasker } from './mask-error.js';
 import { DOCUMENT_ID_PARAM } from './use-trusted-documents.js';
 import { protectionPlugins, type YogaProtection } from './protection-plugins.js';
+import type { GatewayServerContext } from './server-context.js';
 import { useResponseNotes } from './use-response-notes.js';
-
-export const GRAPHQL_PATH = '/graphql';
-export const HEALTH_PATH = '/health';
 
 export interface GatewayOptions {
   upstream: UpstreamClient;
@@ -23,12 +21,6 @@ export interface GatewayOptions {
   requestDeadlineMs: number;
   logger: Logger;
   protection: YogaProtection;
-}
-
-/** What the request handler hands Yoga with each request. */
-export interface GatewayServerContext {
-  /** Collects what execution learns about the answer, for the response cache to read. */
-  execution: ExecutionRecord;
 }
 
 export type Gateway = ReturnType<typeof createGateway>;

@@ -13,7 +13,8 @@ export const CORS_MAX_AGE_SECONDS = 600;
  * answer, whichever part of the server produces it, gets the same headers.
  */
 export interface CorsPolicy {
-  allows(origin: string): boolean;
+  /** A plain function, safe to pass on by itself. */
+  allows: (origin: string) => boolean;
   /** Headers for an answer to a request from `origin` (none when it is not allowed). */
   headers(origin: string | undefined): Record<string, string>;
   /** Headers for a preflight from an allowed `origin`. */

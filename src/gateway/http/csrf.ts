@@ -1,5 +1,4 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { CorsPolicy } from './cors.js';
 
 /** Headers a browser cannot add without a CORS preflight; any one of them marks a request as deliberate. */
 export const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'apollo-require-preflight'];
@@ -10,17 +9,17 @@ const SIMPLE_CONTENT_TYPES = ['application/x-www-form-urlencoded', 'multipart/fo
 /**
  * Why a request looks like a cross-site request forgery, or undefined when it
  * does not. Browsers say where a request comes from in Sec-Fetch-Site; a
- * cross-site one is refused unless its Origin is allowed by CORS, except a
+ * cross-site one is refused unless `allowsOrigin` (the CORS policy) allows its Origin, except a
  * GET that navigates (following a link to GraphiQL). Browsers too old to send
  * Sec-Fetch-Site are held to the rule of Yoga's CSRF plugin: a POST they
  * could send without a preflight needs one of CSRF_HEADERS. Clients outside
  * browsers send neither and are not affected.
  */
-export function crossSiteRefusal(method: string, headers: IncomingHttpHeaders, cors: CorsPolicy): string | undefined {
+export function crossSiteRefusal(method: string, headers: IncomingHttpHeaders, allowsOrigin: (origin: string) => boolean): string | undefined {
   const site = headers['sec-fetch-site'];
   const origin = headers.origin;
   if (site === 'cross-site' || site === 'same-site') {
-    if (origin !== undefined && cors.allows(origin)) return undefined;
+    if (origin !== undefined && allowsOrigin(origin)) return undefined;
     if ((method === 'GET' || method === 'HEAD') && headers['sec-fetch-mode'] === 'navigate') return undefined;
     return origin === undefined
       ? 'Cross-site requests are refused unless they come from an origin in CORS_ALLOWED_ORIGINS'

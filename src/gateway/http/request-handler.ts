@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { acceptsAnAnswer, ANSWER_MEDIA_TYPES, isReadableBody, REQUEST_MEDIA_TYPES } from './media-types.js';
+import { isBatchBody } from '../graphql/batch-body.js';
 import { createAccessPolicy, type AccessDecision, type Client } from '../access/client-access.js';
 import { clientAddress, networkOf } from '../access/client-address.js';
 import { RateLimiter } from '../limits/rate-limiter.js';
@@ -9,10 +10,10 @@ import { createCorsPolicy, type CorsPolicy } from './cors.js';
 import { crossSiteRefusal } from './csrf.js';
 import { refuseBeforeBody, type LingerBounds } from './early-refusal.js';
 import type { Logger } from '../logger.js';
+import { GRAPHQL_PATH, HEALTH_PATH } from '../paths.js';
 import { sendRejection, type Rejection } from './rejection.js';
-import { ClientGoneError, isBatchBody, readBody } from './request-body.js';
+import { ClientGoneError, readBody } from './request-body.js';
 import { originForm } from './request-target.js';
-import { GRAPHQL_PATH, HEALTH_PATH } from '../graphql/yoga.js';
 
 export interface RequestHandlerOptions {
   /** What answers a request once every check has passed: Yoga, given the body already read (none for GET and HEAD). */
@@ -109,7 +110,7 @@ async function handle(options: RequestHandlerOptions, request: IncomingMessage, 
   }
   if (method === 'OPTIONS') return answerOptions(options.cors, request, response);
 
-  const refused = crossSiteRefusal(method, request.headers, options.cors);
+  const refused = crossSiteRefusal(method, request.headers, options.cors.allows);
   if (refused) return reject(options, response, { status: 403, code: 'CROSS_SITE_REQUEST_REFUSED', message: refused });
 
   if (method === 'POST' && !isReadableBody(request.headers['content-type'])) {

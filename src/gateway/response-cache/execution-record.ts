@@ -1,11 +1,12 @@
 import type { ResponseNotes } from '../../schema/response-notes.js';
+import type { ExecutionObserver } from '../graphql/server-context.js';
 
 /**
  * What execution tells the response cache about one HTTP request's answer:
  * it may be reused only when exactly one operation ran, without errors,
  * partial errors or warnings, and only while the data it used is fresh.
  */
-export class ExecutionRecord {
+export class ExecutionRecord implements ExecutionObserver {
   #executions = 0;
   #clean = true;
   #freshUntil = Number.POSITIVE_INFINITY;

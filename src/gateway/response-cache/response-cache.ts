@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import { bufferBytes, LRU_ENTRY_BYTES, objectBytes, stringBytes } from '../../upstream/heap-size.js';
-import { isBatchBody } from '../http/request-body.js';
+import { isBatchBody } from '../graphql/batch-body.js';
 
 export interface SerializedAnswer {
   contentType: string;
