@@ -1,4 +1,6 @@
-import { ConfigError, describeConfig, readConfig, type UpstreamTarget } from './gateway/config.js';
+import { ConfigError, readConfig } from './gateway/config/gateway-config.js';
+import { describeConfig } from './gateway/config/describe-config.js';
+import { type UpstreamTarget } from './gateway/config/upstream-settings.js';
 import { createLogger, type Logger } from './gateway/logger.js';
 import { startGateway } from './gateway/server.js';
 import { startLookupService, type LookupService } from './lookup-service/index.js';

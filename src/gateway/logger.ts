@@ -1,7 +1,9 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
-import type { LogLevel } from './config.js';
 
 export type { Logger };
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
  * Lines wait until this many bytes are pending, so that a request's line costs

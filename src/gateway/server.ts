@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { UpstreamClient } from '../upstream/client.js';
 import type { Clock } from '../upstream/resilience/clock.js';
-import type { GatewayConfig, UpstreamTarget } from './config.js';
+import type { GatewayConfig } from './config/gateway-config.js';
+import type { UpstreamTarget } from './config/upstream-settings.js';
 import { ConnectionCap } from './http/connection-cap.js';
 import { isLingering } from './http/early-refusal.js';
 import { accessLoggerOf, type Logger } from './logger.js';

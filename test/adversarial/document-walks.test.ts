@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_EXPANDED_SELECTIONS } from '../../src/gateway/config.js';
+import { DEFAULT_MAX_EXPANDED_SELECTIONS } from '../../src/gateway/config/defaults.js';
 import { fragmentDiamond } from '../support/fragment-diamond.js';
 import { startStack, type Stack } from '../support/stack.js';
 

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { LOG_LEVELS, type LogLevel } from '../../src/gateway/config.js';
+import { LOG_LEVELS, type LogLevel } from '../../src/gateway/logger.js';
 
 export interface BenchOptions {
   /** Seconds, correctness only: one short round per contender, no targets judged. */

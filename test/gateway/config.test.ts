@@ -1,16 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_CACHE_MAX_BYTES,
-  DEFAULT_CACHE_STALE_WHILE_REVALIDATE_MS,
-  DEFAULT_CACHE_TTL_MS,
-  DEFAULT_HOST,
-  DEFAULT_PORT,
-  DEFAULT_SEARCH_MAX_QUERY_LENGTH,
-  describeConfig,
-  readConfig,
-} from '../../src/gateway/config.js';
+import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_STALE_WHILE_REVALIDATE_MS, DEFAULT_CACHE_TTL_MS, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SEARCH_MAX_QUERY_LENGTH } from '../../src/gateway/config/defaults.js';
+import { describeConfig } from '../../src/gateway/config/describe-config.js';
+import { readConfig } from '../../src/gateway/config/gateway-config.js';
 import { problemsOf } from '../support/config-problems.js';
 
 
@@ -225,7 +218,10 @@ describe('describeConfig', () => {
 
 describe('README settings table', () => {
   it('lists every environment variable the gateway reads, with its default', () => {
-    const source = readFileSync(new URL('../../src/gateway/config.ts', import.meta.url), 'utf8');
+    const configDir = new URL('../../src/gateway/config/', import.meta.url);
+    const source = readdirSync(configDir)
+      .map((file) => readFileSync(new URL(file, configDir), 'utf8'))
+      .join('\n');
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const read = [...source.matchAll(/reader\.\w+\('([A-Z_]+)'/g)].map(([, name]) => name!);
     const rows = new Map(

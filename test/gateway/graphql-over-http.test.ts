@@ -1,6 +1,6 @@
 import { serverAudits, type AuditResult } from 'graphql-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../src/gateway/config.js';
+import { readConfig } from '../../src/gateway/config/gateway-config.js';
 import { startStack, type Stack } from '../support/stack.js';
 
 let stack: Stack;

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../src/gateway/config.js';
+import { readConfig } from '../../src/gateway/config/gateway-config.js';
 import { ExecutionRecord } from '../../src/gateway/response-cache/execution-record.js';
 import { createLogger } from '../../src/gateway/logger.js';
 import { createGateway } from '../../src/gateway/graphql/yoga.js';

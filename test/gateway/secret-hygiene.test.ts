@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { describeConfig, readConfig } from '../../src/gateway/config.js';
+import { describeConfig } from '../../src/gateway/config/describe-config.js';
+import { readConfig } from '../../src/gateway/config/gateway-config.js';
 import type { Fault, LookupServiceKnobs } from '../../src/lookup-service/index.js';
 import { send, type RawResponse } from '../support/raw-request.js';
 import { startStack, type Stack } from '../support/stack.js';

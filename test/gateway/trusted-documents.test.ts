@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readConfig } from '../../src/gateway/config.js';
+import { readConfig } from '../../src/gateway/config/gateway-config.js';
 import { readTrustedDocuments } from '../../src/gateway/graphql/trusted-documents.js';
 import { DashboardSearchDocument } from '../generated/graphql.js';
 import { problemsOf } from '../support/config-problems.js';

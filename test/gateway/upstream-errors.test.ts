@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readConfig } from '../../src/gateway/config.js';
+import { readConfig } from '../../src/gateway/config/gateway-config.js';
 import { createLogger } from '../../src/gateway/logger.js';
 import { startGateway } from '../../src/gateway/server.js';
 import { SearchCompaniesDocument } from '../generated/graphql.js';

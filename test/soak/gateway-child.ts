@@ -1,4 +1,4 @@
-import { readConfig } from '../../src/gateway/config.js';
+import { readConfig } from '../../src/gateway/config/gateway-config.js';
 import { createLogger } from '../../src/gateway/logger.js';
 import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
 import type { ChildMessage, GatewayStats, ParentMessage } from './protocol.js';

@@ -1,4 +1,4 @@
-import { ConfigError, readConfig } from '../../src/gateway/config.js';
+import { ConfigError, readConfig } from '../../src/gateway/config/gateway-config.js';
 
 /** The problems readConfig finds in `env`; fails the test when it finds none. */
 export function problemsOf(env: Record<string, string>): string[] {

@@ -1,7 +1,7 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
 import { request } from 'undici';
-import { readConfig, type GatewayConfig } from '../../src/gateway/config.js';
+import { readConfig, type GatewayConfig } from '../../src/gateway/config/gateway-config.js';
 import { createLogger } from '../../src/gateway/logger.js';
 import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
 import type { Clock } from '../../src/upstream/resilience/clock.js';

@@ -5,7 +5,7 @@ import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import type { GraphQLError, ValidationContext } from 'graphql';
 import type { YogaServerOptions } from 'graphql-yoga';
-import type { GatewayConfig } from '../config.js';
+import type { GatewayConfig } from '../config/gateway-config.js';
 import { useJsonBody } from './use-json-body.js';
 import { useMaxDocumentLength } from '../limits/use-max-document-length.js';
 import { useMaxExpandedSelections } from '../limits/use-max-expanded-selections.js';

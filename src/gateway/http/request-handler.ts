@@ -5,7 +5,7 @@ import { isBatchBody } from '../graphql/batch-body.js';
 import { createAccessPolicy, type AccessDecision, type Client } from '../access/client-access.js';
 import { clientAddress, networkOf } from '../access/client-address.js';
 import { RateLimiter } from '../limits/rate-limiter.js';
-import type { GatewayConfig } from '../config.js';
+import type { GatewayConfig } from '../config/gateway-config.js';
 import { createCorsPolicy, type CorsPolicy } from './cors.js';
 import { crossSiteRefusal } from './csrf.js';
 import { refuseBeforeBody, type LingerBounds } from './early-refusal.js';

@@ -1,0 +1,53 @@
+import type { LogLevel } from '../logger.js';
+
+// The default of every setting, named after its variable; README.md's settings table mirrors them.
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 4000;
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_CONNECTIONS = 1_024;
+export const DEFAULT_REFUSAL_LINGER_MS = 3_000;
+export const DEFAULT_REFUSAL_LINGER_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_UPSTREAM_CONNECTIONS = 10;
+export const DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS = 2_000;
+export const DEFAULT_UPSTREAM_HEADERS_TIMEOUT_MS = 5_000;
+export const DEFAULT_UPSTREAM_BODY_TIMEOUT_MS = 5_000;
+export const DEFAULT_CACHE_TTL_MS = 300_000;
+export const DEFAULT_CACHE_STALE_WHILE_REVALIDATE_MS = 60_000;
+export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_CACHE_STALE_IF_ERROR_MS = 3_600_000;
+export const DEFAULT_REQUEST_DEADLINE_MS = 10_000;
+export const DEFAULT_UPSTREAM_MAX_IN_FLIGHT = 8;
+export const DEFAULT_UPSTREAM_RETRIES = 2;
+export const DEFAULT_UPSTREAM_RETRY_BASE_MS = 200;
+export const DEFAULT_UPSTREAM_BREAKER_FAILURES = 5;
+export const DEFAULT_UPSTREAM_BREAKER_COOLDOWN_MS = 10_000;
+export const DEFAULT_UPSTREAM_MAX_RETRY_AFTER_MS = 60_000;
+export const DEFAULT_TOKEN_REFUSED_COOLDOWN_MS = 30_000;
+export const DEFAULT_UPSTREAM_TOKEN_DEFAULT_LIFETIME_MS = 300_000;
+export const DEFAULT_UPSTREAM_TOKEN_MIN_LIFETIME_MS = 10_000;
+export const DEFAULT_UPSTREAM_TOKEN_MAX_LIFETIME_MS = 3_600_000;
+export const DEFAULT_RESPONSE_CACHE = true;
+export const DEFAULT_SEARCH_MAX_QUERY_LENGTH = 200;
+export const DEFAULT_LOG_LEVEL: LogLevel = 'info';
+export const NODE_ENVS = ['development', 'production', 'test'] as const;
+export const DEFAULT_NODE_ENV: (typeof NODE_ENVS)[number] = 'development';
+export const DEFAULT_MAX_BODY_BYTES = 102_400;
+export const DEFAULT_MAX_DOCUMENT_LENGTH = 10_000;
+export const DEFAULT_MAX_DEPTH = 10;
+export const DEFAULT_MAX_ALIASES = 15;
+export const DEFAULT_MAX_DIRECTIVES = 20;
+export const DEFAULT_MAX_TOKENS = 1_000;
+/**
+ * 50 times the largest operation in test/operations (40 selections), and
+ * twice what DEFAULT_MAX_TOKENS lets a document write out without fragments,
+ * so it bites only where fragments are spread over and over.
+ */
+export const DEFAULT_MAX_EXPANDED_SELECTIONS = 2_000;
+export const DEFAULT_MAX_UPSTREAM_SEARCHES = 5;
+export const DEFAULT_BATCHING_LIMIT = 0;
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
+export const DEFAULT_RATE_LIMIT_BURST = 100;
+export const DEFAULT_RATE_LIMIT_MAX_CLIENTS = 10_000;
+export const DEFAULT_TRUSTED_PROXY_COUNT = 0;
