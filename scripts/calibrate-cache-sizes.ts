@@ -117,7 +117,7 @@ function row(cells: (string | number)[]): void {
 }
 
 function measureWindows(shape: WindowShape): void {
-  // As the search cache in upstream/client.ts is made, without a bound that would evict.
+  // As the search cache in upstream/search-windows.ts is made, without a bound that would evict.
   const windows = new LRUCache<string, SearchWindow>({
     maxSize: Number.MAX_SAFE_INTEGER,
     sizeCalculation: windowEntryBytes,

@@ -1,6 +1,7 @@
 import type { Company } from '../upstream/company.js';
 import { responsePathAsArray } from 'graphql';
-import { UPSTREAM_MAX_PAGE_SIZE, type SearchPage } from '../upstream/client.js';
+import { UPSTREAM_MAX_PAGE_SIZE } from '../upstream/search-call.js';
+import type { SearchPage } from '../upstream/search-windows.js';
 import { normalizeSearchQuery, searchQueryKey } from '../upstream/search-query.js';
 import { builder } from './builder.js';
 import { CompanyRef } from './company.js';

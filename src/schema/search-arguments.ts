@@ -1,6 +1,6 @@
 import { Kind, type GraphQLResolveInfo } from 'graphql';
 import { z } from 'zod';
-import { UPSTREAM_MAX_PAGE_SIZE } from '../upstream/client.js';
+import { UPSTREAM_MAX_PAGE_SIZE } from '../upstream/search-call.js';
 import { builder } from './builder.js';
 import { isCountryCode } from './country-code.js';
 import { BadUserInputError } from './errors.js';

@@ -65,7 +65,7 @@ export class ResponseCache {
       maxSize: options.maxBytes,
       sizeCalculation: entryBytes,
       ttl: options.maxTtlMs,
-      // A clock reading per check instead of lru-cache's 1 ms timer per access (see the search cache in upstream/client.ts).
+      // A clock reading per check instead of lru-cache's 1 ms timer per access (see the search cache in upstream/search-windows.ts).
       ttlResolution: 0,
     });
   }

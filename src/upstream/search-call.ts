@@ -1,0 +1,142 @@
+import { setTimeout as pause } from 'node:timers/promises';
+import { UpstreamAuthError } from './errors.js';
+import { reportFailure, type UpstreamLog } from './log.js';
+import type { Clock } from './resilience/clock.js';
+import { retryDelay, type RetryPolicy } from './resilience/retry-policy.js';
+import type { SearchQuery } from './search-query.js';
+import { readWindow, type WindowReading } from './search-window.js';
+import { type ClientCredentials, type TokenLifetime, TokenManager } from './token-manager.js';
+import { UpstreamHttp, type UpstreamHttpOptions } from './upstream-http.js';
+import type { SearchWindow } from './window-size.js';
+
+export const SEARCH_ENDPOINT = '/v1/company/search';
+
+/** The upstream's largest page: every search asks for a whole window of this size. */
+export const UPSTREAM_MAX_PAGE_SIZE = 50;
+
+/** What a search answered 401 reads as: the token it was sent with was refused. */
+const TOKEN_REFUSED = Symbol('token refused');
+
+/** Window `index` (0-based, UPSTREAM_MAX_PAGE_SIZE results each) of the search for `query`. */
+export interface WindowRequest {
+  query: SearchQuery;
+  index: number;
+}
+
+export interface SearchCallOptions {
+  baseUrl: URL;
+  credentials: ClientCredentials;
+  /**
+   * Name of the upstream's 1-based page parameter. Without it, only the first
+   * window of each search can be asked for.
+   */
+  pageParam: string | undefined;
+  http: Omit<UpstreamHttpOptions, 'baseUrl' | 'log' | 'clock'>;
+  retry: RetryPolicy;
+  /**
+   * How long one upstream fetch, shared by every request waiting for it, may
+   * take with its token, retries and backoffs. Callers stop waiting at their
+   * own deadlines; the fetch goes on for the others and for the cache.
+   */
+  callTimeoutMs: number;
+  /** After the upstream refuses the credentials, how long before they are offered again. */
+  refusedCredentialsCooldownMs: number;
+  tokenLifetime: TokenLifetime;
+  log: UpstreamLog;
+  /** Time for the circuit breaker and the token; tests move it on instead of sleeping. */
+  clock?: Clock | undefined;
+}
+
+/**
+ * The search endpoint as the window cache calls it: one connection pool, one
+ * service token renewed when a search is answered 401, and retries with
+ * backoff after failures worth retrying.
+ */
+export class SearchCall {
+  readonly #http: UpstreamHttp;
+  readonly #tokens: TokenManager;
+  readonly #options: SearchCallOptions;
+  readonly #reading: WindowReading;
+
+  constructor(options: SearchCallOptions) {
+    this.#options = options;
+    this.#http = new UpstreamHttp({ baseUrl: options.baseUrl, ...options.http, log: options.log, clock: options.clock });
+    this.#tokens = new TokenManager(this.#http, {
+      credentials: options.credentials,
+      callTimeoutMs: options.callTimeoutMs,
+      refusedCooldownMs: options.refusedCredentialsCooldownMs,
+      lifetime: options.tokenLifetime,
+      log: options.log,
+      clock: options.clock,
+    });
+    this.#reading = { log: options.log, redact: (text) => this.#tokens.redact(text) };
+  }
+
+  /**
+   * One upstream fetch of a window, with its own deadline so that it ends even
+   * when every caller has stopped waiting. A search that fails with a 5xx, a
+   * refused or reset connection or a 429 is retried after a backoff, as long
+   * as the next attempt can start before the deadline; the token is never
+   * retried here.
+   */
+  async fetchWindow(request: WindowRequest): Promise<SearchWindow> {
+    const expiresAt = Date.now() + this.#options.callTimeoutMs;
+    for (let retry = 0; ; retry++) {
+      const token = await this.#tokens.getToken();
+      try {
+        return await this.#searchAuthorized(token, request, expiresAt);
+      } catch (error) {
+        const delayMs = retry < this.#options.retry.retries ? retryDelay(error, retry, this.#options.retry) : undefined;
+        if (delayMs === undefined || Date.now() + delayMs >= expiresAt) throw error;
+        reportFailure(this.#options.log, error, 'Search failed; retrying after a backoff', {
+          retry: retry + 1,
+          delayMs: Math.round(delayMs),
+        });
+        await pause(delayMs);
+      }
+    }
+  }
+
+  close(): Promise<void> {
+    return this.#http.close();
+  }
+
+  /** A search with `token`; a 401 drops the token and tries once more with a new one. */
+  async #searchAuthorized(token: string, request: WindowRequest, expiresAt: number): Promise<SearchWindow> {
+    const window = await this.#searchWith(token, request, expiresAt);
+    if (window !== TOKEN_REFUSED) return window;
+    this.#tokens.invalidate(token);
+    const renewed = await this.#tokens.getToken();
+    const retried = await this.#searchWith(renewed, request, expiresAt);
+    if (retried === TOKEN_REFUSED) {
+      // A token refused right after it was issued means the credentials are no good for searching.
+      this.#tokens.invalidate(renewed);
+      throw this.#tokens.refuse(
+        new UpstreamAuthError(
+          `Company lookup service refused the service token on GET ${SEARCH_ENDPOINT} (401), and again after it was renewed`,
+        ),
+      );
+    }
+    return retried;
+  }
+
+  #searchWith(token: string, request: WindowRequest, expiresAt: number): Promise<SearchWindow | typeof TOKEN_REFUSED> {
+    const { pageParam } = this.#options;
+    const { query, index } = request;
+    return this.#http.request(
+      {
+        method: 'GET',
+        endpoint: SEARCH_ENDPOINT,
+        query: {
+          q: query.q,
+          jurisdiction: query.jurisdiction,
+          pageSize: String(UPSTREAM_MAX_PAGE_SIZE),
+          ...(pageParam === undefined ? {} : { [pageParam]: String(index + 1) }),
+        },
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+      },
+      expiresAt,
+      (response) => (response.status === 401 ? TOKEN_REFUSED : readWindow(response, `GET ${SEARCH_ENDPOINT}`, request, this.#reading)),
+    );
+  }
+}

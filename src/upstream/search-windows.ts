@@ -1,0 +1,221 @@
+import { LRUCache } from 'lru-cache';
+import type { Company } from './company.js';
+import { UpstreamError, type UpstreamErrorCode, UpstreamRejectedQueryError } from './errors.js';
+import { reportFailure, type UpstreamLog } from './log.js';
+import { type Deadline, waitWithin } from './resilience/deadline.js';
+import { SEARCH_ENDPOINT, UPSTREAM_MAX_PAGE_SIZE, type WindowRequest } from './search-call.js';
+import { normalizeSearchQuery, type SearchQuery } from './search-query.js';
+import { type SearchWindow, windowEntryBytes, windowKey } from './window-size.js';
+
+export interface SearchCacheOptions {
+  /** How long a window is fresh. */
+  ttlMs: number;
+  /** How long past its TTL a window is still served at once while it is fetched anew. */
+  staleWhileRevalidateMs: number;
+  /** How long past its TTL a window is still served when fetching it anew fails. */
+  staleIfErrorMs: number;
+  /** Upper bound of the cache, counted in bytes held: each window as read, its key and bookkeeping (see window-size.ts). */
+  maxBytes: number;
+}
+
+export interface SearchWindowsOptions {
+  cache: SearchCacheOptions;
+  /** Whether the upstream pages: without a page parameter, only the first window of each search can be paged through. */
+  pageParam: string | undefined;
+  log: UpstreamLog;
+  /** Fetches one window from the upstream; one call at a time per window, shared by all who wait for it. */
+  fetchWindow: (request: WindowRequest) => Promise<SearchWindow>;
+}
+
+export interface SearchPageRequest {
+  query: SearchQuery;
+  /** Position of the first result wanted, counted in the upstream's order. */
+  offset: number;
+  limit: number;
+}
+
+export interface SearchPageEntry {
+  /** Position in the upstream's order; positions of results left out (unreadable or repeated) are skipped. */
+  position: number;
+  company: Company;
+}
+
+export interface SearchPage {
+  entries: SearchPageEntry[];
+  /** Positions within the page whose results were unreadable and left out. */
+  omitted: number[];
+  /** The upstream's total for the search. */
+  totalCount: number;
+  /** How many of the total can be paged through. */
+  reachableCount: number;
+  hasNextPage: boolean;
+  /** When the oldest window this page was cut from was fetched. */
+  fetchedAt: Date;
+  /** When that window goes past its TTL (epoch ms): the page is stale after it, and so is anything built from it. */
+  freshUntil: number;
+  /** Set when the page is stale because the upstream failed when asked for fresh results. */
+  servedOnError: UpstreamErrorCode | undefined;
+}
+
+export interface CompanyLookup {
+  company: Company | null;
+  fetchedAt: Date;
+  /** When the answer goes past its TTL (epoch ms). */
+  freshUntil: number;
+  /** Set when the answer is past its TTL because the upstream failed when asked again. */
+  servedOnError: UpstreamErrorCode | undefined;
+}
+
+interface WindowRead {
+  window: SearchWindow;
+  failure?: UpstreamError;
+}
+
+/** A short window is the last one: the upstream has nothing after it. */
+function isFull(window: SearchWindow): boolean {
+  return window.slots.length >= UPSTREAM_MAX_PAGE_SIZE;
+}
+
+/**
+ * Search windows in an LRU cache keyed by normalized query and window, served
+ * by their age (fresh, stale while revalidating, stale if the upstream fails),
+ * and the pages and companies cut from them.
+ */
+export class SearchWindows {
+  readonly #windows: LRUCache<string, SearchWindow, WindowRequest>;
+  readonly #options: SearchWindowsOptions;
+
+  constructor(options: SearchWindowsOptions) {
+    this.#options = options;
+    const { ttlMs, staleWhileRevalidateMs, staleIfErrorMs, maxBytes } = options.cache;
+    this.#windows = new LRUCache<string, SearchWindow, WindowRequest>({
+      maxSize: maxBytes,
+      sizeCalculation: windowEntryBytes,
+      // Freshness is judged by each window's age in #window; the cache only
+      // drops what can no longer be served at all.
+      ttl: ttlMs + Math.max(staleWhileRevalidateMs, staleIfErrorMs),
+      // Reads the clock on every check. By default lru-cache reuses one reading for 1 ms through a timer set
+      // on access, and on a gateway answering one search at a time that timer wakes the event loop for nothing.
+      ttlResolution: 0,
+      // A failed refresh keeps the old window for stale-if-error.
+      noDeleteOnFetchRejection: true,
+      ignoreFetchAbort: true,
+      fetchMethod: (_key, stale, { context, options: fetchOptions }) =>
+        options.fetchWindow(context).catch((error: unknown) => {
+          // Every request waiting for this fetch gets its error; the log gets it once, here.
+          const background = stale !== undefined && fetchOptions.allowStale;
+          reportFailure(options.log, error, background ? 'Background refresh of a stale search failed' : 'Search failed');
+          throw error;
+        }),
+    });
+  }
+
+  /**
+   * The results from `offset` to `offset + limit` of a search, cut from cached
+   * windows. The first window is always read first: it says how far the
+   * results reach, so nothing past their end is ever asked upstream.
+   */
+  async searchPage({ query, offset, limit }: SearchPageRequest, deadline: Deadline): Promise<SearchPage> {
+    const head = await this.#window({ query, index: 0 }, deadline);
+    const end = offset + limit;
+    const entries: SearchPageEntry[] = [];
+    const omitted: number[] = [];
+    let reachable = this.#options.pageParam !== undefined && isFull(head.window) ? head.window.total : head.window.slots.length;
+    let oldest = head.window;
+    let failure = head.failure;
+    const first = Math.floor(offset / UPSTREAM_MAX_PAGE_SIZE);
+    const indexes = Array.from({ length: Math.max(0, Math.ceil(Math.min(end, reachable) / UPSTREAM_MAX_PAGE_SIZE) - first) }, (_, i) => first + i);
+    // The windows after the first are fetched together, not one round trip after another.
+    const reads = await Promise.all(indexes.map((index) => (index === 0 ? head : this.#window({ query, index }, deadline))));
+    for (const [i, read] of reads.entries()) {
+      const index = indexes[i]!;
+      const { window } = read;
+      failure ??= read.failure;
+      if (window.fetchedAt < oldest.fetchedAt) oldest = window;
+      window.slots.forEach((company, slot) => {
+        const position = index * UPSTREAM_MAX_PAGE_SIZE + slot;
+        if (position < offset || position >= end) return;
+        if (company) entries.push({ position, company });
+        // At most UPSTREAM_MAX_PAGE_SIZE repeats, looked up only for the empty slots.
+        else if (!window.repeated.includes(slot)) omitted.push(position);
+      });
+      if (!isFull(window)) {
+        // A short window is the last one: whatever came after it is past the end.
+        reachable = Math.min(reachable, index * UPSTREAM_MAX_PAGE_SIZE + window.slots.length);
+        break;
+      }
+    }
+    return {
+      entries,
+      omitted,
+      totalCount: head.window.total,
+      reachableCount: reachable,
+      hasNextPage: end < reachable,
+      fetchedAt: new Date(oldest.fetchedAt),
+      freshUntil: this.#freshUntil(oldest),
+      servedOnError: failure?.code,
+    };
+  }
+
+  /** The company with this exact number, found by searching for the number. */
+  async findCompany(jurisdiction: string, companyNumber: string, deadline: Deadline): Promise<CompanyLookup> {
+    const query = normalizeSearchQuery(companyNumber, jurisdiction);
+    const { window, failure } = await this.#window({ query, index: 0 }, deadline);
+    const wanted = query.q.toUpperCase();
+    const company = window.slots.find(
+      (candidate) => candidate?.jurisdiction === query.jurisdiction && candidate.companyNumber.toUpperCase() === wanted,
+    );
+    return {
+      company: company ?? null,
+      fetchedAt: new Date(window.fetchedAt),
+      freshUntil: this.#freshUntil(window),
+      servedOnError: failure?.code,
+    };
+  }
+
+  /** Bytes the cache holds now, as its bound counts them. */
+  get bytes(): number {
+    return this.#windows.calculatedSize;
+  }
+
+  clear(): void {
+    this.#windows.clear();
+  }
+
+  #freshUntil(window: SearchWindow): number {
+    return window.fetchedAt + this.#options.cache.ttlMs;
+  }
+
+  /**
+   * A window by its age: fresh, it is served; within stale-while-revalidate,
+   * it is served while one background fetch renews it; older, the caller waits
+   * for a fresh one, and gets the old one back (stale-if-error) when the
+   * upstream fails, times out or is held back by the circuit breaker.
+   */
+  async #window(request: WindowRequest, deadline: Deadline): Promise<WindowRead> {
+    const key = windowKey(request.query, request.index);
+    const { ttlMs, staleWhileRevalidateMs } = this.#options.cache;
+    const cached = this.#windows.get(key);
+    const ageMs = cached ? Date.now() - cached.fetchedAt : Number.POSITIVE_INFINITY;
+    if (cached && ageMs <= ttlMs) return { window: cached };
+    if (cached && ageMs <= ttlMs + staleWhileRevalidateMs) {
+      void this.#windows.fetch(key, { context: request, forceRefresh: true, allowStale: true });
+      return { window: cached };
+    }
+    try {
+      const window = await waitWithin(
+        () => this.#windows.fetch(key, { context: request, forceRefresh: true }),
+        deadline,
+        `GET ${SEARCH_ENDPOINT}`,
+      );
+      if (!window) throw new Error(`Search cache returned no window for ${SEARCH_ENDPOINT}`);
+      return { window };
+    } catch (error) {
+      // The cache itself drops a window past TTL + stale-if-error, so any window it still holds may stand in.
+      if (cached === undefined || !(error instanceof UpstreamError) || error instanceof UpstreamRejectedQueryError) throw error;
+      // Each failed call is logged where it fails; one line per stale answer would flood an outage's logs.
+      this.#options.log.debug({ code: error.code, ageMs }, 'Upstream failed; serving a stale search window');
+      return { window: cached, failure: error };
+    }
+  }
+}
