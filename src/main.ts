@@ -3,7 +3,7 @@ import { describeConfig } from './gateway/config/describe-config.js';
 import { type UpstreamTarget } from './gateway/config/upstream-settings.js';
 import { createLogger, type Logger } from './gateway/logger.js';
 import { startGateway } from './gateway/server.js';
-import { startLookupService, type LookupService } from './lookup-service/index.js';
+import type { LookupService } from './lookup-service/index.js';
 
 /**
  * `npm start`: the gateway in front of UPSTREAM_URL, or, when that is unset,
@@ -42,6 +42,8 @@ async function main(): Promise<void> {
 }
 
 async function startEmbeddedUpstream(logger: Logger): Promise<{ target: UpstreamTarget; lookupService: LookupService }> {
+  // Loaded only here: the lookup service is a test double, and a gateway in front of a real upstream never loads it.
+  const { startLookupService } = await import('./lookup-service/index.js');
   const lookupService = await startLookupService();
   logger.info({ url: lookupService.url }, 'Embedded lookup service started (UPSTREAM_URL is unset)');
   return { target: { url: new URL(lookupService.url), ...lookupService.credentials }, lookupService };

@@ -15,6 +15,8 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
  * itself and leaves tsx and the gateway running, orphaned.
  */
 const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+/** Loaded with --import, it writes `module <url>` to stderr for every module the process loads. */
+const TRACE_MODULES = fileURLToPath(new URL('../support/trace-modules.mjs', import.meta.url));
 const READY_TIMEOUT_MS = 20_000;
 const EXIT_TIMEOUT_MS = 5_000;
 
@@ -255,6 +257,48 @@ describe('the main entry (src/main.ts)', () => {
       expect(output).not.toMatch(/Bearer\s+[\w.~+/-]{8,}/);
     },
     READY_TIMEOUT_MS + 10_000,
+  );
+
+  it(
+    'does not load the embedded lookup service when UPSTREAM_URL is set',
+    async () => {
+      const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('UPSTREAM_')));
+      const child = spawn(process.execPath, ['--import', 'tsx', '--import', TRACE_MODULES, 'src/main.ts'], {
+        cwd: ROOT,
+        env: {
+          ...env,
+          HOST: '127.0.0.1',
+          PORT: '0',
+          LOG_LEVEL: 'info',
+          // Nothing listens there, and nothing is asked of it before the first search.
+          UPSTREAM_URL: 'http://127.0.0.1:9',
+          UPSTREAM_CLIENT_ID: 'gateway',
+          UPSTREAM_CLIENT_SECRET: 'not-used-by-this-test',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+      try {
+        const ready = new Promise<void>((resolve, reject) => {
+          const look = () => stdout.includes('Gateway ready') && resolve();
+          child.stdout.on('data', look);
+          void exited.then(() => reject(new Error(`main.ts exited before it was ready: ${stderr}`)));
+        });
+        await within(ready, READY_TIMEOUT_MS, 'the gateway to be ready');
+      } finally {
+        child.kill('SIGKILL');
+        await exited;
+      }
+      const loaded = stderr.split('\n').filter((line) => line.startsWith('module '));
+      // The trace sees the gateway's own modules, so an absent lookup service is absent, not unseen.
+      expect(loaded.some((line) => line.endsWith('/src/gateway/server.ts'))).toBe(true);
+      expect(loaded.filter((line) => line.includes('/src/lookup-service/'))).toEqual([]);
+    },
+    READY_TIMEOUT_MS + 5_000,
   );
 
   it(
