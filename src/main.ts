@@ -1,6 +1,6 @@
-import { ConfigError, readConfig } from './gateway/config/gateway-config.js';
+import { ConfigError, type GatewayConfig, readConfig } from './gateway/config/gateway-config.js';
 import { describeConfig } from './gateway/config/describe-config.js';
-import { type UpstreamTarget } from './gateway/config/upstream-settings.js';
+import type { UpstreamTarget } from './gateway/config/upstream-settings.js';
 import { createLogger, type Logger } from './gateway/logger.js';
 import { startGateway } from './gateway/server.js';
 import type { LookupService } from './lookup-service/index.js';
@@ -10,7 +10,7 @@ import type { LookupService } from './lookup-service/index.js';
  * in front of an embedded lookup service started here with fresh credentials.
  */
 async function main(): Promise<void> {
-  let config;
+  let config: GatewayConfig;
   try {
     config = readConfig();
   } catch (error) {

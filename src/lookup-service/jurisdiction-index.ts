@@ -76,7 +76,10 @@ export class JurisdictionIndex {
       this.entryNames.push(words.join(' '));
       for (const word of words) {
         let list = postingLists.get(word);
-        if (list === undefined) postingLists.set(word, (list = []));
+        if (list === undefined) {
+          list = [];
+          postingLists.set(word, list);
+        }
         if (list.at(-1) !== entry) list.push(entry);
       }
     };

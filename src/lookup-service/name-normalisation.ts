@@ -11,7 +11,7 @@ const APOSTROPHES = /['’‘`´]/g;
 const NOT_LETTER_OR_DIGIT = /[^\p{L}\p{N}]+/gu;
 // For ASCII text these give the same result as the Unicode-aware expressions,
 // several times faster; most names are ASCII and start-up time matters.
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const ASCII_ONLY = /^[^\u0080-\uffff]*$/;
 const NOT_ASCII_LOWER_LETTER_OR_DIGIT = /[^a-z0-9]+/g;
 
 /** Folds case and accents so "Éire" and "EIRE" compare equal. */

@@ -48,7 +48,10 @@ export class WeightedChoice<T> {
     const total = choices.reduce((sum, [, weight]) => sum + weight, 0);
     let cumulated = 0;
     this.values = choices.map(([value]) => value);
-    this.thresholds = choices.map(([, weight]) => (cumulated += weight) / total);
+    this.thresholds = choices.map(([, weight]) => {
+      cumulated += weight;
+      return cumulated / total;
+    });
   }
 
   /** The value whose share of [0, 1) contains the fraction. */

@@ -55,7 +55,8 @@ const BUFFER_OVERHEAD_BYTES = 400;
 /** malloc hands out memory in steps of this many bytes. */
 const MALLOC_STEP_BYTES = 16;
 
-const TWO_BYTE_CHARACTER = /[^\u0000-\u00ff]/;
+// Without the u flag a class matches UTF-16 code units: any above 0xff makes V8 store the string two bytes a character.
+const TWO_BYTE_CHARACTER = /[\u0100-\uffff]/;
 
 /** Heap objects take whole words. */
 function aligned(bytes: number): number {

@@ -206,7 +206,10 @@ function readPreviousNames(value: unknown, report: FieldReport): PreviousName[] 
   value.forEach((entry: unknown, index) => {
     const entryReport = report.below(index);
     const name = isObject(entry) ? nonEmptyString(entry.name) : null;
-    if (!isObject(entry) || name === null) return entryReport.invalid('previousNames');
+    if (!isObject(entry) || name === null) {
+      entryReport.invalid('previousNames');
+      return;
+    }
     const own = entryReport.forObject();
     names.push({
       name,

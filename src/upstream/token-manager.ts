@@ -133,7 +133,8 @@ export class TokenManager {
         this.#backoff.succeed();
         this.#recentTokens.unshift(token.value);
         this.#recentTokens.length = Math.min(this.#recentTokens.length, RECENT_TOKENS_KEPT);
-        return (this.#token = token);
+        this.#token = token;
+        return token;
       })
       .catch((error: unknown) => {
         this.#fail(error);

@@ -90,7 +90,10 @@ export class LoadClient {
 /** Runs for `durationMs` from the first call. */
 export function forDuration(durationMs: number): () => boolean {
   let deadline: number | undefined;
-  return () => performance.now() < (deadline ??= performance.now() + durationMs);
+  return () => {
+    deadline ??= performance.now() + durationMs;
+    return performance.now() < deadline;
+  };
 }
 
 /** Runs until `count` requests have been started. */

@@ -51,7 +51,7 @@ function postWithoutEnd(baseUrl: string, headers: string[], waitMs = 1_000): Pro
     socket.once('end', () => finish(true));
     socket.once('error', reject);
     socket.write(
-      ['POST /graphql HTTP/1.1', `host: ${hostname}`, 'transfer-encoding: chunked', ...headers, '', ''].join('\r\n') + '5\r\n{"que\r\n',
+      `${['POST /graphql HTTP/1.1', `host: ${hostname}`, 'transfer-encoding: chunked', ...headers, '', ''].join('\r\n')}5\r\n{"que\r\n`,
     );
   });
 }

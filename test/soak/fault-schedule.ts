@@ -6,6 +6,7 @@ import { SOAK_GATEWAY_SETTINGS } from './settings.js';
 export interface Phase {
   name: string;
   /** Switches the fault on; may return what switches off anything it keeps doing. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: `| void` lets a phase that keeps nothing running be a plain statement; `| undefined` would need an explicit return in each.
   apply(knobs: LookupServiceKnobs): (() => void) | void;
 }
 
@@ -31,12 +32,18 @@ export const FAULT_CYCLE: readonly Phase[] = [
   },
   healthy('healthy after 5xx'),
   { name: '429 Retry-After: 1', apply: (knobs) => knobs.failSearch({ status: 429, headers: { 'retry-after': '1' } }, Infinity) },
-  { name: '429 quota, no Retry-After', apply: (knobs) => void (knobs.quota = THROTTLED_QUOTA) },
+  { name: '429 quota, no Retry-After', apply: (knobs) => {
+      knobs.quota = THROTTLED_QUOTA;
+    } },
   // Not a failure: slow enough that the upstream concurrency limit fills and requests queue.
-  { name: 'slow upstream (300 ms)', apply: (knobs) => void (knobs.searchLatencyMs = SLOW_LATENCY_MS) },
+  { name: 'slow upstream (300 ms)', apply: (knobs) => {
+      knobs.searchLatencyMs = SLOW_LATENCY_MS;
+    } },
   {
     name: 'slow beyond deadline',
-    apply: (knobs) => void (knobs.searchLatencyMs = SOAK_GATEWAY_SETTINGS.requestDeadlineMs + 1_500),
+    apply: (knobs) => {
+      knobs.searchLatencyMs = SOAK_GATEWAY_SETTINGS.requestDeadlineMs + 1_500;
+    },
   },
   { name: 'dropped connections', apply: (knobs) => knobs.failSearch({ kind: 'drop-connection' }, Infinity) },
   { name: 'malformed JSON', apply: (knobs) => knobs.failSearch({ kind: 'malformed-json' }, Infinity) },
@@ -64,7 +71,9 @@ export const FAULT_CYCLE: readonly Phase[] = [
       knobs.revokeTokens();
     },
   },
-  { name: 'malformed fields', apply: (knobs) => void (knobs.mapResults = malformFields) },
+  { name: 'malformed fields', apply: (knobs) => {
+      knobs.mapResults = malformFields;
+    } },
 ];
 
 export const FINAL_PHASE = healthy('healthy (final)');

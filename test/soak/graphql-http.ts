@@ -1,4 +1,4 @@
-import { Agent, request } from 'undici';
+import { type Agent, request } from 'undici';
 
 export interface GraphQLBody {
   data?: unknown;

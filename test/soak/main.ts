@@ -106,7 +106,7 @@ async function soak(options: SoakOptions, lookup: LookupService, gateway: Gatewa
 }
 
 async function main(): Promise<number> {
-  let options;
+  let options: ReturnType<typeof readOptions>;
   try {
     options = readOptions(process.argv.slice(2), process.env);
   } catch (error) {

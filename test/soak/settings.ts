@@ -1,5 +1,5 @@
 import { DEFAULT_UPSTREAM_MAX_IN_FLIGHT } from '../../src/gateway/config/defaults.js';
-import { type GatewayConfig } from '../../src/gateway/config/gateway-config.js';
+import type { GatewayConfig } from '../../src/gateway/config/gateway-config.js';
 
 /**
  * The gateway's settings for the soak run, on top of readConfig({}). Short

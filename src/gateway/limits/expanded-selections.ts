@@ -31,7 +31,10 @@ export function expandedSelections(document: DocumentNode): number {
   const written = new Map<DefinitionNode, Written>();
   const writtenIn = (definition: DefinitionNode): Written => {
     let found = written.get(definition);
-    if (found === undefined) written.set(definition, (found = countWritten(definition)));
+    if (found === undefined) {
+      found = countWritten(definition);
+      written.set(definition, found);
+    }
     return found;
   };
   const expanded = expandFragments(fragments, writtenIn);

@@ -13,7 +13,10 @@ export function perOperation<T>(
   return (document, operationName) => {
     const name = operationName ?? undefined;
     let byName = byDocument.get(document);
-    if (byName === undefined) byDocument.set(document, (byName = new Map()));
+    if (byName === undefined) {
+      byName = new Map();
+      byDocument.set(document, byName);
+    }
     if (!byName.has(name)) byName.set(name, compute(document, name));
     return byName.get(name) as T;
   };

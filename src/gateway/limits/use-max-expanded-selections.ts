@@ -23,7 +23,10 @@ export function useMaxExpandedSelections({ maxSelections }: MaxExpandedSelection
   return {
     onValidate({ params: { documentAST }, setResult }) {
       let count = counts.get(documentAST);
-      if (count === undefined) counts.set(documentAST, (count = expandedSelections(documentAST)));
+      if (count === undefined) {
+        count = expandedSelections(documentAST);
+        counts.set(documentAST, count);
+      }
       if (count <= maxSelections) return;
       // A result set here stands for validation's: the rules, ours and graphql-js's, never see the document.
       setResult([

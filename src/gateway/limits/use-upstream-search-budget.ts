@@ -76,8 +76,8 @@ function countUpstreamSearches(
   const variables = coerced.coerced;
   const searches = new Set<string>();
   const included = (node: SelectionNode) =>
-    getDirectiveValues(GraphQLSkipDirective, node, variables)?.['if'] !== true &&
-    getDirectiveValues(GraphQLIncludeDirective, node, variables)?.['if'] !== false;
+    getDirectiveValues(GraphQLSkipDirective, node, variables)?.if !== true &&
+    getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
   visitSearchFields(schema, document, operationName, included, (field, node) => {
     const args = argumentValues(field, node, variables);
     // Arguments that cannot be read fail the field before it calls upstream.
@@ -104,7 +104,7 @@ function visitSearchFields(
 ): void {
   const operation = getOperationAST(document, operationName);
   const queryType = schema.getQueryType();
-  if (!operation || operation.operation !== 'query' || !queryType) return;
+  if (operation?.operation !== 'query' || !queryType) return;
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);

@@ -22,7 +22,13 @@ describe('waitWithin', () => {
 
   it('stops waiting at the deadline while the work goes on', async () => {
     let finished = false;
-    const work = () => new Promise<string>((resolve) => setTimeout(() => resolve((finished = true) && 'late'), 100));
+    const work = () =>
+      new Promise<string>((resolve) =>
+        setTimeout(() => {
+          finished = true;
+          resolve('late');
+        }, 100),
+      );
     await expect(waitWithin(work, { expiresAt: Date.now() + 20 }, WHAT)).rejects.toBeInstanceOf(UpstreamTimeoutError);
     expect(finished).toBe(false);
     await new Promise((resolve) => setTimeout(resolve, 120));
