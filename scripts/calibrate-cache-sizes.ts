@@ -130,13 +130,25 @@ function measureWindows(shape: WindowShape): void {
     const body = shape.body(i);
     jsonBytes += Buffer.byteLength(body);
     const read = readSearchResponse(body, 'GB', 'calibration');
-    windows.set(windowKey({ q: `query words ${i}`, jurisdiction: 'GB' }, 0), { slots: read.slots, repeated: NO_REPEATS, total: read.total, fetchedAt: Date.now() });
+    windows.set(windowKey({ q: `query words ${i}`, jurisdiction: 'GB' }, 0), {
+      slots: read.slots,
+      repeated: NO_REPEATS,
+      total: read.total,
+      fetchedAt: Date.now(),
+    });
   }
   const after = afterGc();
   if (windows.size !== shape.count) throw new Error('windows were evicted');
   const held = (after.heap - before.heap) / shape.count;
   const counted = windows.calculatedSize / shape.count;
-  row([shape.name, shape.count, Math.round(jsonBytes / shape.count), Math.round(held), Math.round(counted), `${Math.round((counted / held - 1) * 100)}%`]);
+  row([
+    shape.name,
+    shape.count,
+    Math.round(jsonBytes / shape.count),
+    Math.round(held),
+    Math.round(counted),
+    `${Math.round((counted / held - 1) * 100)}%`,
+  ]);
 }
 
 function measureAnswers(shape: AnswerShape): void {
@@ -153,7 +165,15 @@ function measureAnswers(shape: AnswerShape): void {
   const heap = (after.heap - before.heap) / shape.count;
   const offHeap = (after.offHeap - before.offHeap) / shape.count;
   const counted = cache.bytes / shape.count;
-  row([shape.name, shape.count, Math.round(heap), Math.round(offHeap), Math.round(heap + offHeap), Math.round(counted), `${Math.round((counted / (heap + offHeap) - 1) * 100)}%`]);
+  row([
+    shape.name,
+    shape.count,
+    Math.round(heap),
+    Math.round(offHeap),
+    Math.round(heap + offHeap),
+    Math.round(counted),
+    `${Math.round((counted / (heap + offHeap) - 1) * 100)}%`,
+  ]);
 }
 
 function runChildren(names: string[]): void {

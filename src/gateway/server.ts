@@ -57,8 +57,7 @@ export async function startGateway(
   options: GatewayOptions = {},
 ): Promise<RunningGateway> {
   const answerBytes = config.responseCache ? Math.floor(config.cacheMaxBytes * RESPONSE_CACHE_SHARE) : 0;
-  const responseCache =
-    answerBytes > 0 ? new ResponseCache({ maxBytes: answerBytes, maxTtlMs: config.cacheTtlMs }) : undefined;
+  const responseCache = answerBytes > 0 ? new ResponseCache({ maxBytes: answerBytes, maxTtlMs: config.cacheTtlMs }) : undefined;
   const upstream = new UpstreamClient({
     baseUrl: target.url,
     credentials: { clientId: target.clientId, clientSecret: target.clientSecret },

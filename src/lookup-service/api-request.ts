@@ -11,7 +11,12 @@ import type { ServiceContext } from './service-context.js';
  * on arrival, so "the next n requests" follows arrival order), then the
  * configured latency. True when the request has been answered by one of them.
  */
-export async function answeredBeforeHandling(context: ServiceContext, req: IncomingMessage, res: ServerResponse, endpoint: Endpoint): Promise<boolean> {
+export async function answeredBeforeHandling(
+  context: ServiceContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  endpoint: Endpoint,
+): Promise<boolean> {
   const { knobs } = context;
   if (!knobs.admitRequest()) {
     sendError(res, 429, 'Request quota exceeded');

@@ -114,7 +114,12 @@ function claimFreshName(random: SeededRandom, register: Register, registry: Juri
 }
 
 /** Deliberate near-duplicates: a name that differs from an existing one only by "Ltd"/"Limited", or that exists in the other jurisdiction. */
-function claimNearDuplicateName(random: SeededRandom, source: readonly string[], registry: JurisdictionRegistry, swapSuffix: boolean): string | undefined {
+function claimNearDuplicateName(
+  random: SeededRandom,
+  source: readonly string[],
+  registry: JurisdictionRegistry,
+  swapSuffix: boolean,
+): string | undefined {
   if (source.length === 0) return undefined;
   const original = random.pick(source);
   const swapped = swapLimitedSuffix(original);
@@ -129,7 +134,13 @@ function randomIncorporationDay(random: SeededRandom): number {
 }
 
 /** Earlier names, most recent first; each ends on the day the next one starts, the first starts at incorporation. */
-function randomPreviousNames(random: SeededRandom, register: Register, currentName: string, incorporationDay: number, registry: JurisdictionRegistry): PreviousName[] {
+function randomPreviousNames(
+  random: SeededRandom,
+  register: Register,
+  currentName: string,
+  incorporationDay: number,
+  registry: JurisdictionRegistry,
+): PreviousName[] {
   const wanted = random.weighted(PREVIOUS_NAME_COUNT_WEIGHTS);
   const changeDays = [...new Set(Array.from({ length: wanted }, () => random.int(incorporationDay + 1, REFERENCE_DAY)))]
     .filter((day) => day > incorporationDay)
@@ -137,7 +148,11 @@ function randomPreviousNames(random: SeededRandom, register: Register, currentNa
   const previousNames: PreviousName[] = [];
   let startDay = incorporationDay;
   for (const endDay of changeDays) {
-    previousNames.push({ name: randomPreviousName(random, register, currentName, registry), startDate: isoDate(startDay), endDate: isoDate(endDay) });
+    previousNames.push({
+      name: randomPreviousName(random, register, currentName, registry),
+      startDate: isoDate(startDay),
+      endDate: isoDate(endDay),
+    });
     startDay = endDay;
   }
   return previousNames.reverse();

@@ -133,7 +133,12 @@ export const fixtureCompanies = deepFreeze({
   limited: fixture({ name: 'Northgate Lumber Limited', companyNumber: '08899001', incorporated: '2013-10-10', status: 'DISSOLVED' }),
   /** Same name as `sameNameIe`, in the other jurisdiction. */
   sameNameGb: fixture({ name: 'Atlantic Bridge Consulting Limited', companyNumber: '06543210', incorporated: '2008-09-09' }),
-  sameNameIe: fixture({ name: 'Atlantic Bridge Consulting Limited', companyNumber: '512345', jurisdiction: 'IE', incorporated: '2012-12-12' }),
+  sameNameIe: fixture({
+    name: 'Atlantic Bridge Consulting Limited',
+    companyNumber: '512345',
+    jurisdiction: 'IE',
+    incorporated: '2012-12-12',
+  }),
   irishPlc: fixture({
     name: "O'Reilly Holdings Public Limited Company",
     companyNumber: '123456',
@@ -150,12 +155,43 @@ export const fixtureCompanies = deepFreeze({
 export const fixtureCompaniesByStatus: Readonly<Record<CompanyStatus, CompanyResult>> = deepFreeze({
   ACTIVELY_TRADING: fixture({ name: 'Ferncastle Actively Trading Ltd', companyNumber: '03000001', incorporated: '2011-01-01' }),
   INACTIVE: fixture({ name: 'Ferncastle Dormant Ltd', companyNumber: '03000002', incorporated: '2011-01-02', status: 'INACTIVE' }),
-  STRIKE_OFF_INITIATED: fixture({ name: 'Ferncastle Strike Off Ltd', companyNumber: '03000003', incorporated: '2011-01-03', status: 'STRIKE_OFF_INITIATED' }),
-  IN_ADMINISTRATION: fixture({ name: 'Ferncastle Administration Ltd', companyNumber: '03000004', incorporated: '2011-01-04', status: 'IN_ADMINISTRATION' }),
-  IN_LIQUIDATION: fixture({ name: 'Ferncastle Liquidation Ltd', companyNumber: '03000005', incorporated: '2011-01-05', status: 'IN_LIQUIDATION' }),
-  OVERSEAS_ENTITY: fixture({ name: 'Ferncastle Overseas GmbH', companyNumber: 'FC012345', incorporated: '2011-01-06', status: 'OVERSEAS_ENTITY' }),
-  DISSOLVED: fixture({ name: 'Ferncastle Dissolved Ltd', companyNumber: '03000007', incorporated: '2011-01-07', status: 'DISSOLVED', hasLogo: false }),
-  CONVERTED_CLOSED: fixture({ name: 'Ferncastle Converted Ltd', companyNumber: '03000008', incorporated: '2011-01-08', status: 'CONVERTED_CLOSED' }),
+  STRIKE_OFF_INITIATED: fixture({
+    name: 'Ferncastle Strike Off Ltd',
+    companyNumber: '03000003',
+    incorporated: '2011-01-03',
+    status: 'STRIKE_OFF_INITIATED',
+  }),
+  IN_ADMINISTRATION: fixture({
+    name: 'Ferncastle Administration Ltd',
+    companyNumber: '03000004',
+    incorporated: '2011-01-04',
+    status: 'IN_ADMINISTRATION',
+  }),
+  IN_LIQUIDATION: fixture({
+    name: 'Ferncastle Liquidation Ltd',
+    companyNumber: '03000005',
+    incorporated: '2011-01-05',
+    status: 'IN_LIQUIDATION',
+  }),
+  OVERSEAS_ENTITY: fixture({
+    name: 'Ferncastle Overseas GmbH',
+    companyNumber: 'FC012345',
+    incorporated: '2011-01-06',
+    status: 'OVERSEAS_ENTITY',
+  }),
+  DISSOLVED: fixture({
+    name: 'Ferncastle Dissolved Ltd',
+    companyNumber: '03000007',
+    incorporated: '2011-01-07',
+    status: 'DISSOLVED',
+    hasLogo: false,
+  }),
+  CONVERTED_CLOSED: fixture({
+    name: 'Ferncastle Converted Ltd',
+    companyNumber: '03000008',
+    incorporated: '2011-01-08',
+    status: 'CONVERTED_CLOSED',
+  }),
   REMOVED: fixture({ name: 'Ferncastle Removed Ltd', companyNumber: '03000009', incorporated: '2011-01-09', status: 'REMOVED' }),
   CLOSED_OVERSEAS_ENTITY: fixture({
     name: 'Ferncastle Closed Overseas B.V.',

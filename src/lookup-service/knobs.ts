@@ -121,7 +121,8 @@ export class Knobs implements LookupServiceKnobs {
   }
 
   set mapResults(value: ResultsMapper | undefined) {
-    if (value !== undefined && typeof value !== 'function') throw new TypeError(`mapResults must be a function or undefined, got ${describe(value)}`);
+    if (value !== undefined && typeof value !== 'function')
+      throw new TypeError(`mapResults must be a function or undefined, got ${describe(value)}`);
     this.currentMapResults = value;
   }
 
@@ -130,7 +131,8 @@ export class Knobs implements LookupServiceKnobs {
   }
 
   set mapTokenAnswer(value: TokenAnswerMapper | undefined) {
-    if (value !== undefined && typeof value !== 'function') throw new TypeError(`mapTokenAnswer must be a function or undefined, got ${describe(value)}`);
+    if (value !== undefined && typeof value !== 'function')
+      throw new TypeError(`mapTokenAnswer must be a function or undefined, got ${describe(value)}`);
     this.currentMapTokenAnswer = value;
   }
 

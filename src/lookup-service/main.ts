@@ -25,7 +25,8 @@ function readConfiguration(env: NodeJS.ProcessEnv): CliConfiguration {
   if (/\s/.test(host)) throw new ConfigurationError(`HOST must be a host name or IP address, got ${JSON.stringify(host)}`);
   const rawPort = optionalSetting(env, 'PORT');
   const port = rawPort === undefined ? DEFAULT_PORT : /^[0-9]{1,5}$/.test(rawPort) ? Number(rawPort) : Number.NaN;
-  if (!(port >= 0 && port <= 65_535)) throw new ConfigurationError(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(rawPort)}`);
+  if (!(port >= 0 && port <= 65_535))
+    throw new ConfigurationError(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(rawPort)}`);
   const clientId = optionalSetting(env, 'LOOKUP_CLIENT_ID');
   const clientSecret = optionalSetting(env, 'LOOKUP_CLIENT_SECRET');
   return { host, port, ...(clientId === undefined ? {} : { clientId }), ...(clientSecret === undefined ? {} : { clientSecret }) };

@@ -15,7 +15,14 @@ import { WeightedChoice } from './prng.js';
 import type { SeededRandom } from './prng.js';
 import type { Register } from './registers.js';
 
-type Pattern = 'surname-trade' | 'family' | 'two-surnames' | 'descriptive-place-trade' | 'descriptive-trade' | 'town-trade' | 'initials-trade';
+type Pattern =
+  | 'surname-trade'
+  | 'family'
+  | 'two-surnames'
+  | 'descriptive-place-trade'
+  | 'descriptive-trade'
+  | 'town-trade'
+  | 'initials-trade';
 
 const PATTERN_WEIGHTS = new WeightedChoice<Pattern>([
   ['surname-trade', 0.25],

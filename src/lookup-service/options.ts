@@ -66,7 +66,10 @@ export function resolveOptions(options: LookupServiceOptions): ResolvedOptions {
     knobs: {
       searchLatencyMs: requireDelayMs('searchLatencyMs', options.searchLatencyMs ?? 0),
       tokenLatencyMs: requireDelayMs('tokenLatencyMs', options.tokenLatencyMs ?? 0),
-      tokenLifetimeSeconds: requirePositiveFiniteNumber('tokenLifetimeSeconds', options.tokenLifetimeSeconds ?? DEFAULT_TOKEN_LIFETIME_SECONDS),
+      tokenLifetimeSeconds: requirePositiveFiniteNumber(
+        'tokenLifetimeSeconds',
+        options.tokenLifetimeSeconds ?? DEFAULT_TOKEN_LIFETIME_SECONDS,
+      ),
     },
   };
   // Generating the default data set takes a moment, so only once everything else is known to be valid.

@@ -14,14 +14,28 @@ export interface GbTown extends Town {
 }
 
 export const GB_TOWNS: readonly GbTown[] = [
-  { city: 'London', region: 'Greater London', nation: 'England', postcodePrefixes: ['E', 'N', 'SE', 'SW', 'W', 'NW'], latitude: 51.5072, longitude: -0.1276 },
+  {
+    city: 'London',
+    region: 'Greater London',
+    nation: 'England',
+    postcodePrefixes: ['E', 'N', 'SE', 'SW', 'W', 'NW'],
+    latitude: 51.5072,
+    longitude: -0.1276,
+  },
   { city: 'Birmingham', region: 'West Midlands', nation: 'England', postcodePrefixes: ['B'], latitude: 52.4862, longitude: -1.8904 },
   { city: 'Manchester', region: 'Greater Manchester', nation: 'England', postcodePrefixes: ['M'], latitude: 53.4808, longitude: -2.2426 },
   { city: 'Leeds', region: 'West Yorkshire', nation: 'England', postcodePrefixes: ['LS'], latitude: 53.8008, longitude: -1.5491 },
   { city: 'Sheffield', region: 'South Yorkshire', nation: 'England', postcodePrefixes: ['S'], latitude: 53.3811, longitude: -1.4701 },
   { city: 'Liverpool', region: 'Merseyside', nation: 'England', postcodePrefixes: ['L'], latitude: 53.4084, longitude: -2.9916 },
   { city: 'Bristol', region: 'City of Bristol', nation: 'England', postcodePrefixes: ['BS'], latitude: 51.4545, longitude: -2.5879 },
-  { city: 'Newcastle upon Tyne', region: 'Tyne and Wear', nation: 'England', postcodePrefixes: ['NE'], latitude: 54.9783, longitude: -1.6178 },
+  {
+    city: 'Newcastle upon Tyne',
+    region: 'Tyne and Wear',
+    nation: 'England',
+    postcodePrefixes: ['NE'],
+    latitude: 54.9783,
+    longitude: -1.6178,
+  },
   { city: 'Nottingham', region: 'Nottinghamshire', nation: 'England', postcodePrefixes: ['NG'], latitude: 52.9548, longitude: -1.1581 },
   { city: 'Leicester', region: 'Leicestershire', nation: 'England', postcodePrefixes: ['LE'], latitude: 52.6369, longitude: -1.1398 },
   { city: 'Norwich', region: 'Norfolk', nation: 'England', postcodePrefixes: ['NR'], latitude: 52.6309, longitude: 1.2974 },
@@ -52,13 +66,33 @@ export const GB_TOWNS: readonly GbTown[] = [
   { city: 'Swansea', region: 'West Glamorgan', nation: 'Wales', postcodePrefixes: ['SA'], latitude: 51.6214, longitude: -3.9436 },
   { city: 'Wrexham', region: 'Clwyd', nation: 'Wales', postcodePrefixes: ['LL'], latitude: 53.0466, longitude: -2.9925 },
   { city: 'Belfast', region: 'County Antrim', nation: 'Northern Ireland', postcodePrefixes: ['BT'], latitude: 54.5973, longitude: -5.9301 },
-  { city: 'Derry', region: 'County Londonderry', nation: 'Northern Ireland', postcodePrefixes: ['BT'], latitude: 54.9966, longitude: -7.3086 },
+  {
+    city: 'Derry',
+    region: 'County Londonderry',
+    nation: 'Northern Ireland',
+    postcodePrefixes: ['BT'],
+    latitude: 54.9966,
+    longitude: -7.3086,
+  },
   { city: 'Newry', region: 'County Down', nation: 'Northern Ireland', postcodePrefixes: ['BT'], latitude: 54.1751, longitude: -6.3402 },
-  { city: 'Enniskillen', region: 'County Fermanagh', nation: 'Northern Ireland', postcodePrefixes: ['BT'], latitude: 54.3438, longitude: -7.6315 },
+  {
+    city: 'Enniskillen',
+    region: 'County Fermanagh',
+    nation: 'Northern Ireland',
+    postcodePrefixes: ['BT'],
+    latitude: 54.3438,
+    longitude: -7.6315,
+  },
 ];
 
 export const IE_TOWNS: readonly Town[] = [
-  { city: 'Dublin', region: 'County Dublin', postcodePrefixes: ['D01', 'D02', 'D04', 'D06', 'D08', 'D12', 'D15', 'D24'], latitude: 53.3498, longitude: -6.2603 },
+  {
+    city: 'Dublin',
+    region: 'County Dublin',
+    postcodePrefixes: ['D01', 'D02', 'D04', 'D06', 'D08', 'D12', 'D15', 'D24'],
+    latitude: 53.3498,
+    longitude: -6.2603,
+  },
   { city: 'Cork', region: 'County Cork', postcodePrefixes: ['T12', 'T23'], latitude: 51.8985, longitude: -8.4756 },
   { city: 'Galway', region: 'County Galway', postcodePrefixes: ['H91'], latitude: 53.2707, longitude: -9.0568 },
   { city: 'Limerick', region: 'County Limerick', postcodePrefixes: ['V94'], latitude: 52.6638, longitude: -8.6267 },
@@ -79,11 +113,60 @@ export const IE_TOWNS: readonly Town[] = [
 ];
 
 export const STREET_NAMES = [
-  'High', 'Church', 'Station', 'Victoria', 'Mill', 'Park', 'King', 'Queen', 'George', 'Market',
-  'Bridge', 'Castle', 'New', 'Manor', 'North', 'South', 'West', 'Main', 'School', 'Chapel',
-  'Albert', 'Windsor', 'Grange', 'Orchard', 'Meadow', 'Harbour', 'Quay', 'Abbey', 'Green', 'Hill',
+  'High',
+  'Church',
+  'Station',
+  'Victoria',
+  'Mill',
+  'Park',
+  'King',
+  'Queen',
+  'George',
+  'Market',
+  'Bridge',
+  'Castle',
+  'New',
+  'Manor',
+  'North',
+  'South',
+  'West',
+  'Main',
+  'School',
+  'Chapel',
+  'Albert',
+  'Windsor',
+  'Grange',
+  'Orchard',
+  'Meadow',
+  'Harbour',
+  'Quay',
+  'Abbey',
+  'Green',
+  'Hill',
 ] as const;
 
-export const STREET_TYPES = ['Street', 'Road', 'Lane', 'Avenue', 'Way', 'Close', 'Drive', 'Place', 'Terrace', 'Crescent', 'Square', 'Court'] as const;
+export const STREET_TYPES = [
+  'Street',
+  'Road',
+  'Lane',
+  'Avenue',
+  'Way',
+  'Close',
+  'Drive',
+  'Place',
+  'Terrace',
+  'Crescent',
+  'Square',
+  'Court',
+] as const;
 
-export const BUILDING_NAMES = ['Enterprise House', 'Centurion House', 'Riverside House', 'The Old Mill', 'Beacon House', 'Kingsway House', 'Trinity Court', 'Regent House'] as const;
+export const BUILDING_NAMES = [
+  'Enterprise House',
+  'Centurion House',
+  'Riverside House',
+  'The Old Mill',
+  'Beacon House',
+  'Kingsway House',
+  'Trinity Court',
+  'Regent House',
+] as const;

@@ -23,7 +23,8 @@ export function parseSearchParameters(params: URLSearchParams): SearchParameters
   const rawPageSize = params.get('pageSize');
   if (rawPageSize === null) return { ok: false, message: 'pageSize is required' };
   const pageSize = DIGITS.test(rawPageSize) ? Number(rawPageSize) : Number.NaN;
-  if (!(pageSize >= 1 && pageSize <= MAX_PAGE_SIZE)) return { ok: false, message: `pageSize must be an integer from 1 to ${MAX_PAGE_SIZE}` };
+  if (!(pageSize >= 1 && pageSize <= MAX_PAGE_SIZE))
+    return { ok: false, message: `pageSize must be an integer from 1 to ${MAX_PAGE_SIZE}` };
 
   const rawPage = params.get('page');
   // A page number too large for a safe integer is still a page past the end, hence Infinity rather than an error.

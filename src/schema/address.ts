@@ -6,8 +6,7 @@ import { reportInvalidField, upstreamFieldsOf } from './upstream-field.js';
 const field = upstreamFieldsOf<Address>();
 
 export const AddressRef = builder.objectRef<Address>('Address').implement({
-  description:
-    'A registered address: the one-line form and its parts. Any part may be null when the register does not hold it.',
+  description: 'A registered address: the one-line form and its parts. Any part may be null when the register does not hold it.',
   fields: (t) => ({
     formatted: t.string({ nullable: true, description: 'The whole address on one line.', resolve: field('formatted') }),
     streetLine1: t.string({ nullable: true, description: 'First street line.', resolve: field('streetLine1') }),

@@ -26,6 +26,9 @@ export const CompanyStatusRef = builder.enumType('CompanyStatus', {
 
 /** Matches a status as received, ignoring case and separators ("Actively trading" is ACTIVELY_TRADING). */
 export function toCompanyStatus(statusText: string): CompanyStatus {
-  const normalized = statusText.trim().toUpperCase().replace(/[\s\-_]+/g, '_');
+  const normalized = statusText
+    .trim()
+    .toUpperCase()
+    .replace(/[\s\-_]+/g, '_');
   return normalized in KNOWN_STATUSES ? (normalized as CompanyStatus) : 'UNKNOWN';
 }

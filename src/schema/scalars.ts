@@ -18,8 +18,7 @@ function readCountryCode(value: unknown): string {
  * ISO code is checked with the argument, so the error can name the argument.
  */
 builder.scalarType('CountryCode', {
-  description:
-    'An ISO 3166-1 alpha-2 country code such as `"GB"` or `"IE"`. On input, lower case and a bare `GB` are accepted too.',
+  description: 'An ISO 3166-1 alpha-2 country code such as `"GB"` or `"IE"`. On input, lower case and a bare `GB` are accepted too.',
   serialize: (value) => value,
   parseValue: readCountryCode,
   // A bare `GB` parses as an enum value; it is accepted like the string "GB".

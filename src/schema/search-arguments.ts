@@ -57,10 +57,7 @@ export const searchArgs = builder.args((t) => ({
 }));
 
 /** `first` and `pageSize` name one thing: `first` wins, unless the client also wrote a different `pageSize`. */
-export function resolvePageSize(
-  args: { pageSize?: number | null; first?: number | null },
-  info: GraphQLResolveInfo,
-): number {
+export function resolvePageSize(args: { pageSize?: number | null; first?: number | null }, info: GraphQLResolveInfo): number {
   const pageSize = args.pageSize ?? DEFAULT_PAGE_SIZE;
   if (args.first === null || args.first === undefined) return pageSize;
   if (isArgumentGiven(info, 'pageSize') && pageSize !== args.first) {

@@ -18,11 +18,7 @@ export function reportInvalidField(
   const upstreamField = parent.invalid?.[field];
   if (upstreamField === undefined) return;
   context.notes.addError(
-    new InvalidUpstreamFieldError(
-      `The company lookup service sent an unreadable ${upstreamField}; ${consequence}`,
-      upstreamField,
-      info,
-    ),
+    new InvalidUpstreamFieldError(`The company lookup service sent an unreadable ${upstreamField}; ${consequence}`, upstreamField, info),
   );
 }
 

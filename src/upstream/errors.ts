@@ -62,7 +62,11 @@ export abstract class UpstreamTransientError extends UpstreamError {
 export class UpstreamRateLimitedError extends UpstreamTransientError {
   readonly code = 'UPSTREAM_RATE_LIMITED';
 
-  constructor(detail: string, options?: RetryAfterOptions, message = 'The company lookup service is limiting how often the gateway may call it; try again shortly.') {
+  constructor(
+    detail: string,
+    options?: RetryAfterOptions,
+    message = 'The company lookup service is limiting how often the gateway may call it; try again shortly.',
+  ) {
     super(message, detail, options);
   }
 }
@@ -88,7 +92,11 @@ function seconds(waitMs: number): string {
  */
 export class UpstreamCircuitOpenError extends UpstreamUnavailableError {
   constructor(detail: string, waitMs: number) {
-    super(detail, {}, `The company lookup service keeps failing, so the gateway is not calling it for the next ${seconds(waitMs)}; try again then.`);
+    super(
+      detail,
+      {},
+      `The company lookup service keeps failing, so the gateway is not calling it for the next ${seconds(waitMs)}; try again then.`,
+    );
   }
 }
 

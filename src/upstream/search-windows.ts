@@ -124,7 +124,10 @@ export class SearchWindows {
     let oldest = head.window;
     let failure = head.failure;
     const first = Math.floor(offset / UPSTREAM_MAX_PAGE_SIZE);
-    const indexes = Array.from({ length: Math.max(0, Math.ceil(Math.min(end, reachable) / UPSTREAM_MAX_PAGE_SIZE) - first) }, (_, i) => first + i);
+    const indexes = Array.from(
+      { length: Math.max(0, Math.ceil(Math.min(end, reachable) / UPSTREAM_MAX_PAGE_SIZE) - first) },
+      (_, i) => first + i,
+    );
     // The windows after the first are fetched together, not one round trip after another.
     const reads = await Promise.all(indexes.map((index) => (index === 0 ? head : this.#window({ query, index }, deadline))));
     for (const [i, read] of reads.entries()) {

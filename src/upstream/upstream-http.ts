@@ -41,11 +41,7 @@ export interface UpstreamResponse {
   retryAfterMs: number | undefined;
 }
 
-const TIMEOUT_CODES = new Set([
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-]);
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
@@ -78,7 +74,12 @@ export class UpstreamHttp {
     this.#limit = new ConcurrencyLimit(options.maxInFlight);
     this.#maxRetryAfterMs = options.maxRetryAfterMs;
     this.#clock = options.clock ?? systemClock;
-    this.#breaker = new CircuitBreaker({ ...options.breaker, maxRetryAfterMs: options.maxRetryAfterMs, log: options.log, clock: this.#clock });
+    this.#breaker = new CircuitBreaker({
+      ...options.breaker,
+      maxRetryAfterMs: options.maxRetryAfterMs,
+      log: options.log,
+      clock: this.#clock,
+    });
     this.#pool = new Pool(options.baseUrl.origin, {
       connections: options.connections,
       connect: { timeout: options.connectTimeoutMs },
@@ -163,15 +164,24 @@ interface Exchanged {
  * is aborted as soon as it gets one, and its caller is answered at once.
  * `onDone` runs once, when undici has finished with the call either way.
  */
-function exchange(pool: Pool, options: Dispatcher.DispatchOptions, expiresAt: number, where: string, onDone: () => void): Promise<Exchanged> {
+function exchange(
+  pool: Pool,
+  options: Dispatcher.DispatchOptions,
+  expiresAt: number,
+  where: string,
+  onDone: () => void,
+): Promise<Exchanged> {
   return new Promise((resolve, reject) => {
     let controller: Dispatcher.DispatchController | undefined;
     let abandoned = false;
-    const timer = setTimeout(() => {
-      abandoned = true;
-      if (controller) controller.abort(deadlineExceeded(where));
-      else reject(deadlineExceeded(where));
-    }, Math.max(1, expiresAt - Date.now()));
+    const timer = setTimeout(
+      () => {
+        abandoned = true;
+        if (controller) controller.abort(deadlineExceeded(where));
+        else reject(deadlineExceeded(where));
+      },
+      Math.max(1, expiresAt - Date.now()),
+    );
     let statusCode = 0;
     let headers: IncomingHttpHeaders = {};
     const chunks: Buffer[] = [];

@@ -12,7 +12,16 @@ afterAll(() => stack.close());
 
 describe('batch items of every JSON type', () => {
   it('answers each item that is no operation with its own BAD_REQUEST, and runs the others', async () => {
-    const { status, text } = await stack.post([null, 42, 'query { __typename }', [{ query: '{ __typename }' }], true, {}, { query: 5 }, { query: '{ __typename }' }]);
+    const { status, text } = await stack.post([
+      null,
+      42,
+      'query { __typename }',
+      [{ query: '{ __typename }' }],
+      true,
+      {},
+      { query: 5 },
+      { query: '{ __typename }' },
+    ]);
     expect(status).toBe(200);
     expect(JSON.parse(text)).toEqual([
       { errors: [{ message: NOT_AN_OBJECT('null'), extensions: { code: 'BAD_REQUEST' } }] },

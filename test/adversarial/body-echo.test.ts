@@ -14,14 +14,20 @@ afterAll(() => stack.close());
 describe('a body that is not JSON', () => {
   it.each([
     // V8 names a position here, and Yoga's parser quoted the whole body after it.
-    ['cut short after 96,000 characters', `{"query": "{ __typename }", "variables": {"q": "${MARKER.repeat(6_000)}"`, "Expected ',' or '}' after property value in JSON at position 96049"],
+    [
+      'cut short after 96,000 characters',
+      `{"query": "{ __typename }", "variables": {"q": "${MARKER.repeat(6_000)}"`,
+      "Expected ',' or '}' after property value in JSON at position 96049",
+    ],
     // V8 names no position here, and quotes the text around the character instead.
     ['with a bare word in it', `{"query": "{ __typename }", "variables": {"q": ${MARKER}}}`, "Unexpected token 'd'"],
     ['one of the words V8 quotes whole', 'undefined', 'its first characters are not JSON'],
   ])('is refused %s, saying where it breaks and repeating none of it', async (_, body, problem) => {
     const { status, text } = await stack.post(body);
     expect(status).toBe(400);
-    expect(JSON.parse(text)).toEqual({ errors: [{ message: `The request body is not valid JSON: ${problem}`, extensions: { code: 'BAD_REQUEST' } }] });
+    expect(JSON.parse(text)).toEqual({
+      errors: [{ message: `The request body is not valid JSON: ${problem}`, extensions: { code: 'BAD_REQUEST' } }],
+    });
     expect(text).not.toContain(MARKER);
     expect(stack.logs.join('\n')).not.toContain(MARKER);
   });

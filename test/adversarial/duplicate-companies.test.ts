@@ -22,7 +22,12 @@ async function allPages(q: string, first: number) {
   const pages: { connection: Connection; errors: unknown }[] = [];
   let after: string | null = null;
   for (;;) {
-    const { body }: GraphQLResponse<SearchCompaniesQuery> = await stack.execute(SearchCompaniesDocument, { q, jurisdiction: 'GB', first, after });
+    const { body }: GraphQLResponse<SearchCompaniesQuery> = await stack.execute(SearchCompaniesDocument, {
+      q,
+      jurisdiction: 'GB',
+      first,
+      after,
+    });
     const connection: Connection = body.data!.searchCompanies;
     pages.push({ connection, errors: body.errors });
     if (!connection.pageInfo.hasNextPage) break;
@@ -52,7 +57,12 @@ describe('a company the upstream repeats within a window', () => {
     expect(new Set(ids(repeated)).size).toBe(ids(repeated).length);
     expect(repeated[0]!.errors).toBeUndefined();
     expect(stack.logs.map((line) => JSON.parse(line))).toContainEqual(
-      expect.objectContaining({ level: 40, repeated: 2, slots: [2, 7], msg: 'Upstream sent the same company more than once in one window; kept the first' }),
+      expect.objectContaining({
+        level: 40,
+        repeated: 2,
+        slots: [2, 7],
+        msg: 'Upstream sent the same company more than once in one window; kept the first',
+      }),
     );
   });
 

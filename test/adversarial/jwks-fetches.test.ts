@@ -20,7 +20,12 @@ let jwk: JWK;
 beforeAll(async () => {
   const { privateKey, publicKey } = await generateKeyPair('ES256');
   jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' };
-  token = await new SignJWT({ sub: 'a' }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setIssuer(ISSUER).setAudience(AUDIENCE).setExpirationTime('1h').sign(privateKey);
+  token = await new SignJWT({ sub: 'a' })
+    .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setExpirationTime('1h')
+    .sign(privateKey);
   server = createServer((_, response) => {
     fetches += 1;
     response.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
@@ -39,7 +44,9 @@ afterEach(async () => {
 
 async function start(): Promise<Stack> {
   fetches = 0;
-  stack = await startStack({ gateway: { jwt: { issuer: ISSUER, audience: AUDIENCE, key: { jwksUrl } }, allowAnonymous: false, rateLimitPerMinute: 0 } });
+  stack = await startStack({
+    gateway: { jwt: { issuer: ISSUER, audience: AUDIENCE, key: { jwksUrl } }, allowAnonymous: false, rateLimitPerMinute: 0 },
+  });
   // Date alone stands still (and moves when the test says): the backoff reads it, timers and sockets do not.
   vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
   return stack;

@@ -43,7 +43,9 @@ describe("a bearer token's sub", () => {
       expect(response, JSON.stringify(sub)).toMatchObject({
         status: 401,
         body: { errors: [{ message, extensions: { code: 'UNAUTHENTICATED' } }] },
-        headers: { 'www-authenticate': `Bearer realm="company-search", error="invalid_token", error_description="${message.replace(/"/g, '\\"')}"` },
+        headers: {
+          'www-authenticate': `Bearer realm="company-search", error="invalid_token", error_description="${message.replace(/"/g, '\\"')}"`,
+        },
       });
     }
   });

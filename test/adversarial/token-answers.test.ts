@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_UPSTREAM_TOKEN_DEFAULT_LIFETIME_MS, DEFAULT_UPSTREAM_TOKEN_MAX_LIFETIME_MS, DEFAULT_UPSTREAM_TOKEN_MIN_LIFETIME_MS } from '../../src/gateway/config/defaults.js';
+import {
+  DEFAULT_UPSTREAM_TOKEN_DEFAULT_LIFETIME_MS,
+  DEFAULT_UPSTREAM_TOKEN_MAX_LIFETIME_MS,
+  DEFAULT_UPSTREAM_TOKEN_MIN_LIFETIME_MS,
+} from '../../src/gateway/config/defaults.js';
 import type { Fault, TokenAnswer } from '../../src/lookup-service/index.js';
 import { DashboardSearchDocument } from '../generated/graphql.js';
 import { manualClock, type ManualClock } from '../support/clock.js';

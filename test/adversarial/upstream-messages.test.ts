@@ -54,6 +54,8 @@ describe('what clients are told of an upstream failure', () => {
       .filter((entry) => entry.level === 40 && entry.detail !== undefined);
     expect(details.length).toBeGreaterThan(0);
     expect(details.length).toBeLessThanOrEqual(stack.lookup.counters.tokenRequests + stack.lookup.counters.searchRequests);
-    expect(details.some((entry) => entry.detail!.includes(endpoint === 'token' ? 'POST /v1/oauth/token' : 'GET /v1/company/search'))).toBe(true);
+    expect(details.some((entry) => entry.detail!.includes(endpoint === 'token' ? 'POST /v1/oauth/token' : 'GET /v1/company/search'))).toBe(
+      true,
+    );
   });
 });

@@ -15,7 +15,11 @@ export class Checks {
 
   /** Records whether `actual` is byte for byte `expected`, naming the first difference if not. */
   identical(name: string, actual: Buffer, expected: Buffer): boolean {
-    return this.record(name, actual.equals(expected), actual.equals(expected) ? `${actual.length} bytes` : firstDifference(actual, expected));
+    return this.record(
+      name,
+      actual.equals(expected),
+      actual.equals(expected) ? `${actual.length} bytes` : firstDifference(actual, expected),
+    );
   }
 
   get failed(): Check[] {

@@ -77,11 +77,13 @@ export function readOptions(args: string[]): BenchOptions {
     const raw = values[name];
     if (raw === undefined) return fallback;
     const value = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-    if (!Number.isSafeInteger(value) || value < min || value > max) throw new Error(`--${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+    if (!Number.isSafeInteger(value) || value < min || value > max)
+      throw new Error(`--${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
     return value;
   };
   const logLevel = values['log-level'] ?? 'info';
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
+    throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
   return {
     smoke,
     rounds: integer('rounds', smoke ? 1 : 5, 1, 100),

@@ -1,12 +1,5 @@
 import { defaultDataSet, SearchIndex } from '../../src/lookup-service/index.js';
-import {
-  DESCRIPTIVE_WORDS,
-  GB_SURNAMES,
-  GROUP_WORDS,
-  IE_SURNAMES,
-  PLACE_NOUNS,
-  TRADES,
-} from '../../src/lookup-service/name-words.js';
+import { DESCRIPTIVE_WORDS, GB_SURNAMES, GROUP_WORDS, IE_SURNAMES, PLACE_NOUNS, TRADES } from '../../src/lookup-service/name-words.js';
 import { SeededRandom } from '../../src/lookup-service/prng.js';
 
 export interface SearchVariables {
@@ -38,8 +31,14 @@ function* candidates(): Generator<SearchVariables> {
   const random = new SeededRandom(SEED);
   const kinds: string[][] = [
     shuffled([...WORDS], random),
-    shuffled(WORDS.flatMap((word) => LETTERS.map((letter) => `${word} ${letter}`)), random),
-    shuffled(WORDS.flatMap((word) => SECOND_WORDS.filter((second) => second !== word).map((second) => `${word} ${second}`)), random),
+    shuffled(
+      WORDS.flatMap((word) => LETTERS.map((letter) => `${word} ${letter}`)),
+      random,
+    ),
+    shuffled(
+      WORDS.flatMap((word) => SECOND_WORDS.filter((second) => second !== word).map((second) => `${word} ${second}`)),
+      random,
+    ),
   ];
   const longest = Math.max(...kinds.map((kind) => kind.length));
   for (let i = 0; i < longest; i++) {

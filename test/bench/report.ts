@@ -23,8 +23,11 @@ function cpuCell(summary: Summary, probe = 'serverCpuUs'): string {
 
 /** How busy the load generator and the rest of the machine were: what to trust the row for. */
 function loadNotes(summary: Summary): string[] {
-  const notes = [`load gen ${percent(summary.clientCpuShare)} of a core${summary.clientCpuShare >= CLIENT_BOUND_SHARE ? ' (client-bound)' : ''}`];
-  if (summary.othersCpuShare >= DISTURBED_SHARE) notes.push(`other processes up to ${percent(summary.othersCpuShare)} of a core (disturbed)`);
+  const notes = [
+    `load gen ${percent(summary.clientCpuShare)} of a core${summary.clientCpuShare >= CLIENT_BOUND_SHARE ? ' (client-bound)' : ''}`,
+  ];
+  if (summary.othersCpuShare >= DISTURBED_SHARE)
+    notes.push(`other processes up to ${percent(summary.othersCpuShare)} of a core (disturbed)`);
   return notes;
 }
 
@@ -60,8 +63,28 @@ export function resultsTable({ hot, cold }: BenchResults): string[] {
   for (const result of hot) {
     const { baseline, gateway, spec, answer } = result;
     lines.push(
-      row([`${spec.title} (${kib(answer.length)})`, 'node:http baseline', integer(baseline.requestsPerSecond), ms(baseline.p50Ms), ms(baseline.p99Ms), cpuCell(baseline), '1.00×', '1.00×', loadNotes(baseline).join('; ')]),
-      row(['', 'gateway', integer(gateway.requestsPerSecond), ms(gateway.p50Ms), ms(gateway.p99Ms), cpuCell(gateway), `${cpuRatio(result).toFixed(2)}×`, `${throughputRatio(result).toFixed(2)}×`, loadNotes(gateway).join('; ')]),
+      row([
+        `${spec.title} (${kib(answer.length)})`,
+        'node:http baseline',
+        integer(baseline.requestsPerSecond),
+        ms(baseline.p50Ms),
+        ms(baseline.p99Ms),
+        cpuCell(baseline),
+        '1.00×',
+        '1.00×',
+        loadNotes(baseline).join('; '),
+      ]),
+      row([
+        '',
+        'gateway',
+        integer(gateway.requestsPerSecond),
+        ms(gateway.p50Ms),
+        ms(gateway.p99Ms),
+        cpuCell(gateway),
+        `${cpuRatio(result).toFixed(2)}×`,
+        `${throughputRatio(result).toFixed(2)}×`,
+        loadNotes(gateway).join('; '),
+      ]),
     );
   }
   if (cold === undefined) return lines;
@@ -76,10 +99,24 @@ export function resultsTable({ hot, cold }: BenchResults): string[] {
       cpuCell(summary),
       '',
       `${(summary.requestsPerSecond / cold.upstream.requestsPerSecond).toFixed(2)}×`,
-      [`${addedLabel} p50 ${ms(addedP50Ms)} ms, p99 ${ms(addedP99Ms)} ms`, `lookup service CPU ${cpuCell(summary, 'upstreamCpuUs')} µs/req`, ...loadNotes(summary)].join('; '),
+      [
+        `${addedLabel} p50 ${ms(addedP50Ms)} ms, p99 ${ms(addedP99Ms)} ms`,
+        `lookup service CPU ${cpuCell(summary, 'upstreamCpuUs')} µs/req`,
+        ...loadNotes(summary),
+      ].join('; '),
     ]);
   lines.push(
-    row([coldTitle, 'upstream, direct', integer(cold.upstream.requestsPerSecond), ms(cold.upstream.p50Ms), ms(cold.upstream.p99Ms), cpuCell(cold.upstream), '', '', ['CPU is the lookup service\'s', ...loadNotes(cold.upstream)].join('; ')]),
+    row([
+      coldTitle,
+      'upstream, direct',
+      integer(cold.upstream.requestsPerSecond),
+      ms(cold.upstream.p50Ms),
+      ms(cold.upstream.p99Ms),
+      cpuCell(cold.upstream),
+      '',
+      '',
+      ["CPU is the lookup service's", ...loadNotes(cold.upstream)].join('; '),
+    ]),
     inFrontOfUpstream('bare proxy (node:http, undici)', cold.proxy, cold.proxyAddedP50Ms, cold.proxyAddedP99Ms, 'the floor: added'),
     inFrontOfUpstream('gateway', cold.gateway, cold.addedP50Ms, cold.addedP99Ms),
   );
@@ -89,7 +126,10 @@ export function resultsTable({ hot, cold }: BenchResults): string[] {
 /** A warning when other processes took a noticeable share of the machine while rounds were measured. */
 export function disturbance({ hot, cold }: BenchResults): string[] {
   const colds = cold === undefined ? [] : [cold.upstream, cold.proxy, cold.gateway];
-  const worst = Math.max(0, ...[...hot.flatMap(({ baseline, gateway }) => [baseline, gateway]), ...colds].map((summary) => summary.othersCpuShare));
+  const worst = Math.max(
+    0,
+    ...[...hot.flatMap(({ baseline, gateway }) => [baseline, gateway]), ...colds].map((summary) => summary.othersCpuShare),
+  );
   if (worst < DISTURBED_SHARE) return [];
   return [
     `**Disturbed run:** other processes used up to ${percent(worst)} of a core during measured rounds. ` +
@@ -117,7 +157,9 @@ export function targetsTable(targets: TargetResult[]): string[] {
   return [
     row(['Target', 'Limit', 'Measured', 'Result']),
     row(['---', '---', '---:', '---']),
-    ...targets.map(({ name, limit, measured, pass }) => row([name, limit, measured, pass === undefined ? 'not judged' : pass ? 'pass' : '**FAIL**'])),
+    ...targets.map(({ name, limit, measured, pass }) =>
+      row([name, limit, measured, pass === undefined ? 'not judged' : pass ? 'pass' : '**FAIL**']),
+    ),
   ];
 }
 

@@ -57,7 +57,11 @@ export interface Summary {
  * Warms every contender up, then runs `rounds` rounds each, alternating the
  * order (A B, B A, ...) so that drift in the machine hits all alike.
  */
-export async function runInterleaved(contenders: Contender[], timing: RoundTiming, machine: MachineLoad): Promise<Map<string, ContenderRuns>> {
+export async function runInterleaved(
+  contenders: Contender[],
+  timing: RoundTiming,
+  machine: MachineLoad,
+): Promise<Map<string, ContenderRuns>> {
   const runs = new Map<string, ContenderRuns>();
   for (const contender of contenders) {
     const { client, more } = contender.warmup

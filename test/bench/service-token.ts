@@ -9,6 +9,7 @@ export async function serviceToken({ url, credentials }: LookupStarted): Promise
     body: JSON.stringify({ client_id: credentials.clientId, client_secret: credentials.clientSecret, grant_type: 'client_credentials' }),
   });
   const body = (await response.body.json()) as { access_token?: unknown };
-  if (response.statusCode !== 200 || typeof body.access_token !== 'string') throw new Error(`The lookup service issued no token (${response.statusCode})`);
+  if (response.statusCode !== 200 || typeof body.access_token !== 'string')
+    throw new Error(`The lookup service issued no token (${response.statusCode})`);
   return body.access_token;
 }

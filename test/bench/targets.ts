@@ -28,8 +28,18 @@ export function judgeTargets(results: BenchResults): TargetResult[] {
   ]);
   if (cold !== undefined) {
     targets.push(
-      { name: 'cold: added latency p50 (gateway − upstream)', limit: '≤ 0.50 ms', measured: `${cold.addedP50Ms.toFixed(2)} ms`, pass: cold.addedP50Ms <= 0.5 },
-      { name: 'cold: added latency p99 (gateway − upstream)', limit: '≤ 3.00 ms', measured: `${cold.addedP99Ms.toFixed(2)} ms`, pass: cold.addedP99Ms <= 3 },
+      {
+        name: 'cold: added latency p50 (gateway − upstream)',
+        limit: '≤ 0.50 ms',
+        measured: `${cold.addedP50Ms.toFixed(2)} ms`,
+        pass: cold.addedP50Ms <= 0.5,
+      },
+      {
+        name: 'cold: added latency p99 (gateway − upstream)',
+        limit: '≤ 3.00 ms',
+        measured: `${cold.addedP99Ms.toFixed(2)} ms`,
+        pass: cold.addedP99Ms <= 3,
+      },
       {
         name: 'cold: bare proxy added p50 / p99 (bare proxy − upstream: the floor on this machine)',
         limit: '—',
@@ -40,7 +50,12 @@ export function judgeTargets(results: BenchResults): TargetResult[] {
   }
   if (singleFlight !== undefined) {
     targets.push(
-      { name: 'single-flight: upstream search calls', limit: '= 1', measured: String(singleFlight.searches), pass: singleFlight.searches === 1 },
+      {
+        name: 'single-flight: upstream search calls',
+        limit: '= 1',
+        measured: String(singleFlight.searches),
+        pass: singleFlight.searches === 1,
+      },
       { name: 'single-flight: upstream token calls', limit: '≤ 1', measured: String(singleFlight.tokens), pass: singleFlight.tokens <= 1 },
     );
   }

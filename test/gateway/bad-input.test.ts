@@ -56,11 +56,14 @@ describe('bad input gets a clear error and no upstream call', () => {
   );
 
   it('refuses first and pageSize given with different values', () =>
-    expectRejected({ q: 'acme', jurisdiction: 'GB', first: 10, pageSize: 20 }, 'first', 'both were given and differ (10 and 20)'),
-  );
+    expectRejected({ q: 'acme', jurisdiction: 'GB', first: 10, pageSize: 20 }, 'first', 'both were given and differ (10 and 20)'));
 
   it('refuses a malformed cursor', async () => {
-    await expectRejected({ q: 'acme', jurisdiction: 'GB', after: 'not-a-cursor' }, 'after', 'after: is not a cursor issued by this gateway');
+    await expectRejected(
+      { q: 'acme', jurisdiction: 'GB', after: 'not-a-cursor' },
+      'after',
+      'after: is not a cursor issued by this gateway',
+    );
     await expectRejected(
       { q: 'acme', jurisdiction: 'GB', after: Buffer.from('x:1:2').toString('base64url') },
       'after',
@@ -69,12 +72,7 @@ describe('bad input gets a clear error and no upstream call', () => {
   });
 
   it('refuses a cursor of another search', () =>
-    expectRejected(
-      { q: 'acme', jurisdiction: 'GB', after: cursorOfOtherSearch },
-      'after',
-      'after: is a cursor of a different search',
-    ),
-  );
+    expectRejected({ q: 'acme', jurisdiction: 'GB', after: cursorOfOtherSearch }, 'after', 'after: is a cursor of a different search'));
 
   it('refuses a jurisdiction of the wrong type before execution', async () => {
     const { status, body } = await stack.execute(SearchCompaniesDocument, { q: 'acme', jurisdiction: 42 as never });
@@ -84,8 +82,7 @@ describe('bad input gets a clear error and no upstream call', () => {
   });
 
   it('refuses an empty cursor', () =>
-    expectRejected({ q: 'acme', jurisdiction: 'GB', after: '' }, 'after', 'after: is not a cursor issued by this gateway'),
-  );
+    expectRejected({ q: 'acme', jurisdiction: 'GB', after: '' }, 'after', 'after: is not a cursor issued by this gateway'));
 
   it('treats an explicit null pageSize as not given', async () => {
     const { body } = await stack.execute(SearchCompaniesDocument, { q: 'holdings', jurisdiction: 'GB', pageSize: null, first: 5 });
@@ -104,11 +101,12 @@ describe('bad input gets a clear error and no upstream call', () => {
       (await stack.post({ query: `{ company(jurisdiction: "GB", companyNumber: "${longNumber}") { name } }` })).text,
     );
     expect(company.errors).toMatchObject([
-      { message: 'companyNumber: must be at most 30 characters long, got 31', extensions: { code: 'BAD_USER_INPUT', argument: 'companyNumber' } },
+      {
+        message: 'companyNumber: must be at most 30 characters long, got 31',
+        extensions: { code: 'BAD_USER_INPUT', argument: 'companyNumber' },
+      },
     ]);
-    const node = JSON.parse(
-      (await stack.post({ query: `{ node(id: "${encodeGlobalID('Company', `GB:${longNumber}`)}") { id } }` })).text,
-    );
+    const node = JSON.parse((await stack.post({ query: `{ node(id: "${encodeGlobalID('Company', `GB:${longNumber}`)}") { id } }` })).text);
     expect(node.errors).toMatchObject([
       { message: 'id: must be at most 30 characters long, got 31', extensions: { code: 'BAD_USER_INPUT', argument: 'id' } },
     ]);

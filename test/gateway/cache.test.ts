@@ -104,9 +104,7 @@ describe('search cache: errors', () => {
 
     const retried = await cached.execute(SearchCompaniesDocument, { q: 'Thistle Glen', jurisdiction: 'GB' });
     expect(retried.body.errors).toBeUndefined();
-    expect(retried.body.data!.searchCompanies.edges.map((edge) => edge.node)).toEqual([
-      expectedCompany(fixtureCompanies.scottish, 'GB'),
-    ]);
+    expect(retried.body.data!.searchCompanies.edges.map((edge) => edge.node)).toEqual([expectedCompany(fixtureCompanies.scottish, 'GB')]);
     expect(cached.lookup.counters.searchRequests).toBe(2);
 
     // The success, unlike the failure, is cached.

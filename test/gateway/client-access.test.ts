@@ -124,15 +124,31 @@ describe('JWT bearer tokens with a shared secret', () => {
     ['without an expiry', hs256({ sub: 'u' }, { expiresIn: 0 }), 'The bearer token\'s "exp" claim is missing'],
     [
       'for another audience',
-      new SignJWT({ sub: 'u' }).setProtectedHeader({ alg: 'HS256' }).setIssuer(ISSUER).setAudience('other').setExpirationTime('5m').sign(new TextEncoder().encode(SECRET)),
+      new SignJWT({ sub: 'u' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuer(ISSUER)
+        .setAudience('other')
+        .setExpirationTime('5m')
+        .sign(new TextEncoder().encode(SECRET)),
       'The bearer token\'s "aud" claim is not accepted',
     ],
     [
       'from another issuer',
-      new SignJWT({ sub: 'u' }).setProtectedHeader({ alg: 'HS256' }).setIssuer('https://evil.example/').setAudience(AUDIENCE).setExpirationTime('5m').sign(new TextEncoder().encode(SECRET)),
+      new SignJWT({ sub: 'u' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuer('https://evil.example/')
+        .setAudience(AUDIENCE)
+        .setExpirationTime('5m')
+        .sign(new TextEncoder().encode(SECRET)),
       'The bearer token\'s "iss" claim is not accepted',
     ],
-    ['unsigned (alg none)', Promise.resolve(`${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: 'u', iss: ISSUER, aud: AUDIENCE, exp: 9e9 })).toString('base64url')}.`), "The bearer token's signature algorithm is not accepted"],
+    [
+      'unsigned (alg none)',
+      Promise.resolve(
+        `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: 'u', iss: ISSUER, aud: AUDIENCE, exp: 9e9 })).toString('base64url')}.`,
+      ),
+      "The bearer token's signature algorithm is not accepted",
+    ],
     ['not a JWT', Promise.resolve('abc.def.ghi'), 'The bearer token is not a valid signed JWT'],
   ])('refuses a token %s with 401 and says why', async (_, token, message) => {
     const response = await bearer(token);
@@ -173,7 +189,12 @@ describe('JWT bearer tokens checked against a JWKS URL', () => {
   });
 
   const es256 = (sub: string, kid = 'k1') =>
-    new SignJWT({ sub }).setProtectedHeader({ alg: 'ES256', kid }).setIssuer(ISSUER).setAudience(AUDIENCE).setExpirationTime('5m').sign(privateKey);
+    new SignJWT({ sub })
+      .setProtectedHeader({ alg: 'ES256', kid })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setExpirationTime('5m')
+      .sign(privateKey);
 
   it('accepts a token signed by a key from the JWKS, fetching the set once', async () => {
     expect((await post(stack, { authorization: `Bearer ${await es256('a')}` })).status).toBe(200);
@@ -182,8 +203,18 @@ describe('JWT bearer tokens checked against a JWKS URL', () => {
   });
 
   it('refuses an HS256 token made with the public key as secret (algorithm confusion)', async () => {
-    const token = await new SignJWT({ sub: 'a' }).setProtectedHeader({ alg: 'HS256', kid: 'k1' }).setIssuer(ISSUER).setAudience(AUDIENCE).setExpirationTime('5m').sign(new TextEncoder().encode('x'.repeat(32)));
-    expectRefusal(await post(stack, { authorization: `Bearer ${token}` }), 401, 'UNAUTHENTICATED', "The bearer token's signature algorithm is not accepted");
+    const token = await new SignJWT({ sub: 'a' })
+      .setProtectedHeader({ alg: 'HS256', kid: 'k1' })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode('x'.repeat(32)));
+    expectRefusal(
+      await post(stack, { authorization: `Bearer ${token}` }),
+      401,
+      'UNAUTHENTICATED',
+      "The bearer token's signature algorithm is not accepted",
+    );
   });
 
   it('refuses a token signed by a key the JWKS does not hold', async () => {
@@ -218,7 +249,9 @@ describe('JWT bearer tokens against a JWKS of several keys, or none to be had', 
   beforeAll(async () => {
     const pairs = await Promise.all([generateKeyPair('ES256'), generateKeyPair('ES256')]);
     privateKey = pairs[0].privateKey;
-    const keys = await Promise.all(pairs.map(async ({ publicKey }, i) => ({ ...(await exportJWK(publicKey)), kid: `k${i + 1}`, alg: 'ES256', use: 'sig' })));
+    const keys = await Promise.all(
+      pairs.map(async ({ publicKey }, i) => ({ ...(await exportJWK(publicKey)), kid: `k${i + 1}`, alg: 'ES256', use: 'sig' })),
+    );
     keysServer = createServer((_, response) => {
       if (failing) response.writeHead(500).end();
       else response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys }));
@@ -247,7 +280,9 @@ describe('JWT bearer tokens against a JWKS of several keys, or none to be had', 
     const response = await post(stack, { authorization: `Bearer ${await token({ alg: 'ES256' })}` });
     const message = 'The bearer token does not name its key ("kid") and more than one key could have signed it';
     expectRefusal(response, 401, 'UNAUTHENTICATED', message);
-    expect(response.headers['www-authenticate']).toBe(`Bearer realm="company-search", error="invalid_token", error_description="${message.replaceAll('"', '\\"')}"`);
+    expect(response.headers['www-authenticate']).toBe(
+      `Bearer realm="company-search", error="invalid_token", error_description="${message.replaceAll('"', '\\"')}"`,
+    );
     expect(response.headers['retry-after']).toBeUndefined();
     expect(stack.logs.filter((line) => (JSON.parse(line) as { level: number }).level >= 40)).toEqual([]);
     expect((await post(stack, { authorization: `Bearer ${await token({ alg: 'ES256', kid: 'k1' })}` })).status).toBe(200);
@@ -324,7 +359,9 @@ describe('rate limits of anonymous clients behind a proxy', () => {
   const from = async (forwardedFor: string) => (await post(stack, { 'x-forwarded-for': forwardedFor })).status;
 
   it('counts every IPv6 address of a /64 as one client', async () => {
-    expect([await from('2001:db8:1:2::a'), await from('2001:db8:1:2:ffff:ffff:ffff:ffff'), await from('2001:DB8:1:2:0:0:0:c')]).toEqual([200, 200, 429]);
+    expect([await from('2001:db8:1:2::a'), await from('2001:db8:1:2:ffff:ffff:ffff:ffff'), await from('2001:DB8:1:2:0:0:0:c')]).toEqual([
+      200, 200, 429,
+    ]);
     expect(await from('2001:db8:1:3::a')).toBe(200);
   });
 

@@ -1,11 +1,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_STALE_WHILE_REVALIDATE_MS, DEFAULT_CACHE_TTL_MS, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SEARCH_MAX_QUERY_LENGTH } from '../../src/gateway/config/defaults.js';
+import {
+  DEFAULT_CACHE_MAX_BYTES,
+  DEFAULT_CACHE_STALE_WHILE_REVALIDATE_MS,
+  DEFAULT_CACHE_TTL_MS,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  DEFAULT_SEARCH_MAX_QUERY_LENGTH,
+} from '../../src/gateway/config/defaults.js';
 import { describeConfig } from '../../src/gateway/config/describe-config.js';
 import { readConfig } from '../../src/gateway/config/gateway-config.js';
 import { problemsOf } from '../support/config-problems.js';
-
 
 describe('readConfig', () => {
   it('reads the resilience settings, with their documented defaults', () => {
@@ -44,7 +50,12 @@ describe('readConfig', () => {
       cacheStaleIfErrorMs: 0,
     });
     expect(
-      problemsOf({ UPSTREAM_RETRIES: '11', UPSTREAM_BREAKER_FAILURES: '0', REQUEST_DEADLINE_MS: 'soon', UPSTREAM_MAX_RETRY_AFTER_MS: '86400000' }),
+      problemsOf({
+        UPSTREAM_RETRIES: '11',
+        UPSTREAM_BREAKER_FAILURES: '0',
+        REQUEST_DEADLINE_MS: 'soon',
+        UPSTREAM_MAX_RETRY_AFTER_MS: '86400000',
+      }),
     ).toEqual([
       'REQUEST_DEADLINE_MS must be a whole number from 1 to 600000, got "soon"',
       'UPSTREAM_RETRIES must be a whole number from 0 to 10, got "11"',
@@ -53,7 +64,7 @@ describe('readConfig', () => {
     ]);
   });
 
-  it('reads the bounds of a service token\'s lifetime, and refuses a default outside them', () => {
+  it("reads the bounds of a service token's lifetime, and refuses a default outside them", () => {
     expect(readConfig({})).toMatchObject({
       upstreamTokenDefaultLifetimeMs: 300_000,
       upstreamTokenMinLifetimeMs: 10_000,
@@ -86,7 +97,13 @@ describe('readConfig', () => {
       refusalLingerBytes: 8 * 1024 * 1024,
     });
     expect(
-      readConfig({ HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '2000', MAX_CONNECTIONS: '10', REFUSAL_LINGER_MS: '0', REFUSAL_LINGER_BYTES: '0' }),
+      readConfig({
+        HEADERS_TIMEOUT_MS: '2000',
+        REQUEST_TIMEOUT_MS: '2000',
+        MAX_CONNECTIONS: '10',
+        REFUSAL_LINGER_MS: '0',
+        REFUSAL_LINGER_BYTES: '0',
+      }),
     ).toMatchObject({ headersTimeoutMs: 2_000, requestTimeoutMs: 2_000, maxConnections: 10, refusalLingerMs: 0, refusalLingerBytes: 0 });
     expect(problemsOf({ HEADERS_TIMEOUT_MS: '40000' })).toEqual([
       'HEADERS_TIMEOUT_MS (40000) must not be more than REQUEST_TIMEOUT_MS (30000), which covers the headers too',
@@ -211,7 +228,11 @@ describe('describeConfig', () => {
     const printed = describeConfig(config);
     expect(printed).toMatchObject({ upstream: 'embedded', apiKeys: [] });
     expect(printed.trustedDocuments).toEqual({ path: manifest, documents: count });
-    expect(printed.jwt).toEqual({ issuer: 'https://auth.example.com/', audience: 'company-search', jwksUrl: 'https://auth.example.com/jwks' });
+    expect(printed.jwt).toEqual({
+      issuer: 'https://auth.example.com/',
+      audience: 'company-search',
+      jwksUrl: 'https://auth.example.com/jwks',
+    });
     expect(count).toBeGreaterThan(0);
   });
 });

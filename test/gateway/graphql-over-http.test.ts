@@ -40,16 +40,24 @@ describe.each([
 
 describe('introspection off (production settings)', () => {
   it('answers __type with null for every name, as if no such type existed, and refuses __schema', async () => {
-    const lookups = await production.post({ query: '{ __type(name: "Company") { name fields { name } } query: __type(name: "Query") { name } }' });
+    const lookups = await production.post({
+      query: '{ __type(name: "Company") { name fields { name } } query: __type(name: "Query") { name } }',
+    });
     expect(lookups.status).toBe(200);
     expect(JSON.parse(lookups.text)).toEqual({ data: { __type: null, query: null } });
-    const inFragment = await production.post({ query: '{ ...Lookups } fragment Lookups on Query { ... on Query { t: __type(name: "Company") { name } } }' });
+    const inFragment = await production.post({
+      query: '{ ...Lookups } fragment Lookups on Query { ... on Query { t: __type(name: "Company") { name } } }',
+    });
     expect(JSON.parse(inFragment.text)).toEqual({ data: { t: null } });
-    expect(JSON.parse((await stack.post({ query: '{ __type(name: "Company") { name } }' })).text)).toEqual({ data: { __type: { name: 'Company' } } });
+    expect(JSON.parse((await stack.post({ query: '{ __type(name: "Company") { name } }' })).text)).toEqual({
+      data: { __type: { name: 'Company' } },
+    });
 
     const schema = await production.post({ query: '{ __typename __schema { queryType { name } } }' });
     expect(schema.status).toBe(400);
-    const spread = await production.post({ query: '{ __type(name: "Company") { ...Fields } } fragment Fields on __Type { fields { name } }' });
+    const spread = await production.post({
+      query: '{ __type(name: "Company") { ...Fields } } fragment Fields on __Type { fields { name } }',
+    });
     expect(spread.status).toBe(400);
     expect(JSON.parse(spread.text)).toEqual({
       errors: [

@@ -65,7 +65,9 @@ async function logLinesUntil(from: number, until: RegExp): Promise<{ level: numb
 }
 
 describe('request body size', () => {
-  const big = JSON.stringify({ query: `{ searchCompanies(q: "refused before any work", jurisdiction: GB) { totalCount } } # ${'x'.repeat(3_000)}` });
+  const big = JSON.stringify({
+    query: `{ searchCompanies(q: "refused before any work", jurisdiction: GB) { totalCount } } # ${'x'.repeat(3_000)}`,
+  });
 
   it('refuses a body whose Content-Length is over MAX_BODY_BYTES with 413, before reading it', async () => {
     const response = await post({}, big);

@@ -67,7 +67,12 @@ describe('bufferedDestination', () => {
 
       const deadline = Date.now() + LOG_FLUSH_INTERVAL_MS * 3;
       while ((await written()) === '' && Date.now() < deadline) await setTimeout(50);
-      expect((await written()).trimEnd().split('\n').map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(['first', 'second']);
+      expect(
+        (await written())
+          .trimEnd()
+          .split('\n')
+          .map((line) => (JSON.parse(line) as { msg: string }).msg),
+      ).toEqual(['first', 'second']);
     } finally {
       logger.flush();
       await rm(directory, { recursive: true, force: true });

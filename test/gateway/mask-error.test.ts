@@ -11,8 +11,7 @@ function masker() {
   return { mask, logs };
 }
 
-const located = (originalError: Error) =>
-  new GraphQLError(originalError.message, { path: ['searchCompanies'], originalError });
+const located = (originalError: Error) => new GraphQLError(originalError.message, { path: ['searchCompanies'], originalError });
 
 describe('createErrorMasker', () => {
   it('masks an unexpected error and logs it with its stack', () => {

@@ -5,7 +5,15 @@ let stack: Stack;
 
 beforeAll(async () => {
   stack = await startStack({
-    gateway: { maxDepth: 4, maxAliases: 6, maxDirectives: 2, maxTokens: 200, maxDocumentLength: 1_000, maxUpstreamSearches: 3, rateLimitPerMinute: 0 },
+    gateway: {
+      maxDepth: 4,
+      maxAliases: 6,
+      maxDirectives: 2,
+      maxTokens: 200,
+      maxDocumentLength: 1_000,
+      maxUpstreamSearches: 3,
+      rateLimitPerMinute: 0,
+    },
   });
 });
 afterAll(() => stack.close());
@@ -39,7 +47,8 @@ describe('operation limits refuse before any upstream call', () => {
 
   it('does not count fragments as nesting', async () => {
     const { status, text } = await stack.post({
-      query: '{ ...Q } fragment Q on Query { searchCompanies(q: "zebra quantum", jurisdiction: "GB") { ...C } } fragment C on CompanyConnection { edges { node { name } } }',
+      query:
+        '{ ...Q } fragment Q on Query { searchCompanies(q: "zebra quantum", jurisdiction: "GB") { ...C } } fragment C on CompanyConnection { edges { node { name } } }',
     });
     expect(status).toBe(200);
     expect(JSON.parse(text)).toEqual({ data: { searchCompanies: { edges: [{ node: { name: 'Zebra Quantum Fisheries Ltd' } }] } } });
@@ -47,7 +56,11 @@ describe('operation limits refuse before any upstream call', () => {
 
   it('refuses more aliases than MAX_ALIASES, aliases of __typename aside', async () => {
     const fields = Array.from({ length: 7 }, (_, i) => `a${i}: company(jurisdiction: "GB", companyNumber: "1") { name }`);
-    await expectRefused({ query: `{ ${fields.join(' ')} }` }, 'Syntax Error: Aliases limit of 6 exceeded, found 7.', 'GRAPHQL_VALIDATION_FAILED');
+    await expectRefused(
+      { query: `{ ${fields.join(' ')} }` },
+      'Syntax Error: Aliases limit of 6 exceeded, found 7.',
+      'GRAPHQL_VALIDATION_FAILED',
+    );
     const typenames = Array.from({ length: 10 }, (_, i) => `t${i}: __typename`);
     expect((await stack.post({ query: `{ ${typenames.join(' ')} }` })).status).toBe(200);
   });

@@ -169,9 +169,7 @@ describe('paging over an upstream that pages (UPSTREAM_PAGE_PARAM)', () => {
     expect(second.body.errors).toBeUndefined();
     expect(second.body.data!.searchCompanies.edges).toHaveLength(40);
 
-    const pagesAsked = stack.lookup.counters.searchQueries.map((query) =>
-      new URLSearchParams(query).get('page'),
-    );
+    const pagesAsked = stack.lookup.counters.searchQueries.map((query) => new URLSearchParams(query).get('page'));
     expect(pagesAsked).toEqual(['1', '2']);
 
     const whole = new Set([...connection.edges, ...second.body.data!.searchCompanies.edges].map((edge) => edge.node.id));

@@ -69,7 +69,13 @@ describe('production mode (NODE_ENV=production)', () => {
       },
     } as unknown as UpstreamClient;
     const config = readConfig({ NODE_ENV: 'production', ALLOW_ANONYMOUS: 'true' });
-    const gateway = createGateway({ upstream: broken, limits: { maxQueryLength: 200 }, requestDeadlineMs: 1_000, logger: createLogger('silent'), protection: config });
+    const gateway = createGateway({
+      upstream: broken,
+      limits: { maxQueryLength: 200 },
+      requestDeadlineMs: 1_000,
+      logger: createLogger('silent'),
+      protection: config,
+    });
     const server = createServer((request, response) => void gateway(request, response, { execution: new ExecutionRecord() }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
@@ -80,7 +86,14 @@ describe('production mode (NODE_ENV=production)', () => {
       });
       expect(JSON.parse(text)).toEqual({
         data: null,
-        errors: [{ message: 'Unexpected error.', locations: [{ line: 1, column: 3 }], path: ['searchCompanies'], extensions: { code: 'INTERNAL_SERVER_ERROR' } }],
+        errors: [
+          {
+            message: 'Unexpected error.',
+            locations: [{ line: 1, column: 3 }],
+            path: ['searchCompanies'],
+            extensions: { code: 'INTERNAL_SERVER_ERROR' },
+          },
+        ],
       });
       expect(text).not.toMatch(/internal detail|client\.ts|stack/);
     } finally {
@@ -113,7 +126,9 @@ describe('production mode (NODE_ENV=production)', () => {
       const page = await send(open.gateway.url, { headers: { accept: 'text/html' } });
       expect(page.status).toBe(200);
       expect(page.text).toContain('<title>Company search</title>');
-      expect(JSON.parse((await open.post({ query: INTROSPECTION })).text)).toEqual({ data: { __schema: { queryType: { name: 'Query' } } } });
+      expect(JSON.parse((await open.post({ query: INTROSPECTION })).text)).toEqual({
+        data: { __schema: { queryType: { name: 'Query' } } },
+      });
       expect(messagesOf((await open.post({ query: TYPO })).text)[0]).toContain('[Suggestion hidden]');
     } finally {
       await open.close();

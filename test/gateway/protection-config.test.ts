@@ -1,12 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/gateway/access/api-keys.js';
-import { DEFAULT_BATCHING_LIMIT, DEFAULT_MAX_ALIASES, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_DIRECTIVES, DEFAULT_MAX_DOCUMENT_LENGTH, DEFAULT_MAX_EXPANDED_SELECTIONS, DEFAULT_MAX_TOKENS, DEFAULT_MAX_UPSTREAM_SEARCHES, DEFAULT_RATE_LIMIT_BURST, DEFAULT_RATE_LIMIT_MAX_CLIENTS, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_TRUSTED_PROXY_COUNT } from '../../src/gateway/config/defaults.js';
+import {
+  DEFAULT_BATCHING_LIMIT,
+  DEFAULT_MAX_ALIASES,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_DEPTH,
+  DEFAULT_MAX_DIRECTIVES,
+  DEFAULT_MAX_DOCUMENT_LENGTH,
+  DEFAULT_MAX_EXPANDED_SELECTIONS,
+  DEFAULT_MAX_TOKENS,
+  DEFAULT_MAX_UPSTREAM_SEARCHES,
+  DEFAULT_RATE_LIMIT_BURST,
+  DEFAULT_RATE_LIMIT_MAX_CLIENTS,
+  DEFAULT_RATE_LIMIT_PER_MINUTE,
+  DEFAULT_TRUSTED_PROXY_COUNT,
+} from '../../src/gateway/config/defaults.js';
 import { readConfig } from '../../src/gateway/config/gateway-config.js';
 import { problemsOf } from '../support/config-problems.js';
 
 const KEY = 'k'.repeat(40);
 const JWT = { JWT_ISSUER: 'https://auth.example.com/', JWT_AUDIENCE: 'company-search' };
-
 
 describe('protection settings', () => {
   it('defaults to development: GraphiQL, introspection and anonymous access on, every limit at its default', () => {
@@ -72,7 +85,9 @@ describe('protection settings', () => {
       audience: 'company-search',
       key: { jwksUrl: new URL('https://auth.example.com/.well-known/jwks.json') },
     });
-    expect(readConfig({ ...JWT, JWT_JWKS_URL: 'http://localhost:8080/jwks' }).jwt?.key).toEqual({ jwksUrl: new URL('http://localhost:8080/jwks') });
+    expect(readConfig({ ...JWT, JWT_JWKS_URL: 'http://localhost:8080/jwks' }).jwt?.key).toEqual({
+      jwksUrl: new URL('http://localhost:8080/jwks'),
+    });
     expect(problemsOf({ JWT_SECRET: 'short-secret' })).toEqual([
       'JWT_ISSUER is required to accept bearer tokens',
       'JWT_AUDIENCE is required to accept bearer tokens',

@@ -67,7 +67,12 @@ describe('response cache', () => {
     const stack = await start();
     const target = `/graphql?query=${encodeURIComponent(SEARCH.query)}&variables=${encodeURIComponent(JSON.stringify(SEARCH.variables))}`;
     const answers = [];
-    for (const accept of ['application/graphql-response+json', 'application/json', 'application/graphql-response+json', 'application/json']) {
+    for (const accept of [
+      'application/graphql-response+json',
+      'application/json',
+      'application/graphql-response+json',
+      'application/json',
+    ]) {
       answers.push(await stack.get(target, { accept }));
     }
     expect(answers.map((answer) => answer.headers['content-type'])).toEqual([

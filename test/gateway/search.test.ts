@@ -49,9 +49,7 @@ describe('searchCompanies', () => {
       q: fixtureCompanies.partialAddress.name,
       jurisdiction: 'GB',
     });
-    expect(partial.body.data!.searchCompanies.edges[0]!.node).toEqual(
-      expectedCompany(fixtureCompanies.partialAddress, 'GB'),
-    );
+    expect(partial.body.data!.searchCompanies.edges[0]!.node).toEqual(expectedCompany(fixtureCompanies.partialAddress, 'GB'));
     expect(partial.body.data!.searchCompanies.edges[0]!.node.address?.country).toBe('England');
 
     const missing = await stack.execute(SearchCompaniesDocument, {

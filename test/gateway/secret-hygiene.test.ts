@@ -29,8 +29,14 @@ const scenarios: Scenario[] = [
     name: 'search answered 400 echoing what the gateway sent',
     fault: (knobs, sent) => knobs.failSearch({ status: 400, body: JSON.stringify({ message: `Bad request from ${sent}` }) }, Infinity),
   },
-  ...STATUSES.map((status) => ({ name: `search answered ${status}`, fault: (knobs: LookupServiceKnobs) => knobs.failSearch({ status }, Infinity) })),
-  ...KINDS.map((kind) => ({ name: `search fault ${kind}`, fault: (knobs: LookupServiceKnobs) => knobs.failSearch({ kind } as Fault, Infinity) })),
+  ...STATUSES.map((status) => ({
+    name: `search answered ${status}`,
+    fault: (knobs: LookupServiceKnobs) => knobs.failSearch({ status }, Infinity),
+  })),
+  ...KINDS.map((kind) => ({
+    name: `search fault ${kind}`,
+    fault: (knobs: LookupServiceKnobs) => knobs.failSearch({ kind } as Fault, Infinity),
+  })),
   ...STATUSES.map((status) => ({
     name: `token answered ${status}`,
     fault: (knobs: LookupServiceKnobs) => {
@@ -133,7 +139,11 @@ describe('the client secret and service tokens never show', () => {
       GATEWAY_API_KEYS: 'web:api-key-0123456789abcdef0123456789abcdef',
     });
     const printed = JSON.stringify(describeConfig(config));
-    for (const secret of ['client-secret-0123456789', 'jwt-secret-0123456789abcdef0123456789', 'api-key-0123456789abcdef0123456789abcdef']) {
+    for (const secret of [
+      'client-secret-0123456789',
+      'jwt-secret-0123456789abcdef0123456789',
+      'api-key-0123456789abcdef0123456789abcdef',
+    ]) {
       expect(printed).not.toContain(secret);
     }
     expect(describeConfig(config)).toMatchObject({

@@ -237,7 +237,10 @@ describe('the main entry (src/main.ts)', () => {
 
       const lines = launched.stdoutLines();
       const entries = lines.map(parseJson);
-      expect(lines.filter((_, index) => entries[index] === undefined), 'stdout lines that are not JSON').toEqual([]);
+      expect(
+        lines.filter((_, index) => entries[index] === undefined),
+        'stdout lines that are not JSON',
+      ).toEqual([]);
       expect(entries).toContainEqual(
         expect.objectContaining({ msg: 'Embedded lookup service started (UPSTREAM_URL is unset)', url: expect.any(String) }),
       );

@@ -55,7 +55,10 @@ describe('shutdown', () => {
       socket.write(searchRequest('Quantum Zebra'));
       await ended;
       await closed;
-      const heads = received.split('HTTP/1.1 ').slice(1).map((answer) => answer.slice(0, answer.indexOf('\r\n\r\n')));
+      const heads = received
+        .split('HTTP/1.1 ')
+        .slice(1)
+        .map((answer) => answer.slice(0, answer.indexOf('\r\n\r\n')));
       expect(heads).toHaveLength(2);
       expect(heads.map((head) => head.slice(0, 3))).toEqual(['200', '200']);
       expect(heads[1]).toMatch(/^connection: close$/im);

@@ -152,7 +152,11 @@ describe.concurrent('renewal before expiry', () => {
       expect(responses.every((response) => response.body.errors === undefined)).toBe(true);
       expect(failing.lookup.counters.tokenRequests).toBe(2);
       expect(failing.logs.map((line) => JSON.parse(line))).toContainEqual(
-        expect.objectContaining({ level: 40, code: 'UPSTREAM_UNAVAILABLE', msg: 'Early renewal of the service token failed; keeping the current token' }),
+        expect.objectContaining({
+          level: 40,
+          code: 'UPSTREAM_UNAVAILABLE',
+          msg: 'Early renewal of the service token failed; keeping the current token',
+        }),
       );
 
       clock.advance(TOKEN_BACKOFF_BASE_MS);

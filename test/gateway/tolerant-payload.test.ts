@@ -1,10 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  allFixtureCompanies,
-  fixtureCompanies,
-  fixtureCompaniesByStatus,
-  type CompanyResult,
-} from '../../src/lookup-service/index.js';
+import { allFixtureCompanies, fixtureCompanies, fixtureCompaniesByStatus, type CompanyResult } from '../../src/lookup-service/index.js';
 import { SearchCompaniesDocument, type CompanyDetailsFragment } from '../generated/graphql.js';
 import { expectedCompany } from '../support/expected.js';
 import { startStack, type Stack } from '../support/stack.js';
@@ -93,15 +88,7 @@ describe('a malformed field becomes null on its own', () => {
     expect(loggedMalformedFields()).toEqual([]);
   });
 
-  it.each<
-    [
-      string,
-      string,
-      (result: Json) => void,
-      (expected: CompanyDetailsFragment) => CompanyDetailsFragment,
-      (string | number)[][],
-    ]
-  >([
+  it.each<[string, string, (result: Json) => void, (expected: CompanyDetailsFragment) => CompanyDetailsFragment, (string | number)[][]]>([
     [
       'incorporatedDate',
       'not a date',
@@ -282,9 +269,7 @@ describe('a malformed object or list becomes null or shorter on its own', () => 
     changeResults({ [TARGET.companyNumber]: (result) => ({ ...result, previousNames: 'Ferncastle Old Ltd' }) });
     const { nodes, errors } = await search('ferncastle');
     expect(nodes).toEqual(expectedFerncastle((expected) => ({ ...expected, previousNames: [] })));
-    expect(errors).toEqual([
-      invalidField(TARGET_INDEX, ['previousNames'], 'previousNames', 'the list leaves out what could not be read'),
-    ]);
+    expect(errors).toEqual([invalidField(TARGET_INDEX, ['previousNames'], 'previousNames', 'the list leaves out what could not be read')]);
   });
 
   it('leaves a previous name without a name out of the list', async () => {
@@ -324,9 +309,7 @@ describe('results the gateway cannot identify', () => {
       [fixtureCompaniesByStatus.DISSOLVED.companyNumber]: () => null,
     });
     const { nodes, errors } = await search('ferncastle');
-    expect(nodes).toEqual(
-      FERNCASTLE.filter((company) => !dropped.includes(company)).map((company) => expectedCompany(company, 'GB')),
-    );
+    expect(nodes).toEqual(FERNCASTLE.filter((company) => !dropped.includes(company)).map((company) => expectedCompany(company, 'GB')));
     const droppedPositions = dropped.map((company) => FERNCASTLE.indexOf(company)).sort((a, b) => a - b);
     expect(errors).toEqual(
       droppedPositions.map((position) => ({

@@ -14,7 +14,12 @@ const MANIFEST = fileURLToPath(new URL('../generated/persisted-documents.json', 
 const dashboardId = (DashboardSearchDocument as unknown as { __meta__: { hash: string } }).__meta__.hash;
 const variables = { q: 'Zebra Quantum', jurisdiction: 'GB' };
 const expected = {
-  data: { searchCompanies: { totalCount: 1, nodes: [{ name: 'Zebra Quantum Fisheries Ltd', companyNumber: '09876543', status: expect.any(String) }] } },
+  data: {
+    searchCompanies: {
+      totalCount: 1,
+      nodes: [{ name: 'Zebra Quantum Fisheries Ltd', companyNumber: '09876543', status: expect.any(String) }],
+    },
+  },
 };
 
 describe('trusted documents only', () => {
@@ -54,7 +59,12 @@ describe('trusted documents only', () => {
       'Only trusted documents are executed here: send "documentId" with the id of an operation from the manifest instead of "query"',
       'TRUSTED_DOCUMENT_REQUIRED',
     ],
-    ['an unknown documentId', { documentId: `sha256:${'0'.repeat(64)}` }, '"documentId" does not name a trusted document', 'TRUSTED_DOCUMENT_NOT_FOUND'],
+    [
+      'an unknown documentId',
+      { documentId: `sha256:${'0'.repeat(64)}` },
+      '"documentId" does not name a trusted document',
+      'TRUSTED_DOCUMENT_NOT_FOUND',
+    ],
     ['neither', { variables }, 'Send "documentId" with the id of a trusted document', 'BAD_REQUEST'],
   ])('refuses %s with 400 and no upstream call', async (_, body, message, code) => {
     const { status, text } = await stack.post(body);
@@ -108,7 +118,10 @@ describe('reading a manifest', () => {
       [write('array.json', '[]'), `${join(dir, 'array.json')} must hold a JSON object from document id to document`],
       [write('id.json', '{"abc": "{ __typename }"}'), `${join(dir, 'id.json')}: "abc" is not a document id (sha256: and 64 hex digits)`],
       [tampered, `${tampered}: ${dashboardId} is not the SHA-256 of its document`],
-      [write('number.json', JSON.stringify({ [idOf('{')]: 1 })), `${join(dir, 'number.json')}: the document of ${idOf('{')} is not a string`],
+      [
+        write('number.json', JSON.stringify({ [idOf('{')]: 1 })),
+        `${join(dir, 'number.json')}: the document of ${idOf('{')} is not a string`,
+      ],
       [
         write('unparsable.json', JSON.stringify({ [idOf('{')]: '{' })),
         `${join(dir, 'unparsable.json')}: the document of ${idOf('{')} does not parse: Syntax Error: Expected Name, found <EOF>.`,
@@ -120,7 +133,9 @@ describe('reading a manifest', () => {
 
   it('is read at start: TRUSTED_DOCUMENTS turns arbitrary operations off unless ALLOW_ARBITRARY_OPERATIONS=true', () => {
     expect(readConfig({ TRUSTED_DOCUMENTS: MANIFEST })).toMatchObject({ allowArbitraryOperations: false });
-    expect(readConfig({ TRUSTED_DOCUMENTS: MANIFEST, ALLOW_ARBITRARY_OPERATIONS: 'true' })).toMatchObject({ allowArbitraryOperations: true });
+    expect(readConfig({ TRUSTED_DOCUMENTS: MANIFEST, ALLOW_ARBITRARY_OPERATIONS: 'true' })).toMatchObject({
+      allowArbitraryOperations: true,
+    });
     expect(readConfig({})).toMatchObject({ trustedDocuments: undefined, allowArbitraryOperations: true });
     expect(problemsOf({ ALLOW_ARBITRARY_OPERATIONS: 'false' })).toEqual([
       'ALLOW_ARBITRARY_OPERATIONS=false needs TRUSTED_DOCUMENTS, the manifest of the operations to allow',

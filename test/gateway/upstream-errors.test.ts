@@ -146,7 +146,10 @@ describe('an upstream that cannot be reached', () => {
       expect(body.errors[0].extensions).toEqual({ code: 'UPSTREAM_UNAVAILABLE' });
       expect(body.errors[0].message).toBe(MESSAGES.UPSTREAM_UNAVAILABLE);
       expect(logs.map((line) => JSON.parse(line))).toContainEqual(
-        expect.objectContaining({ level: 40, detail: expect.stringContaining('could not be reached for POST /v1/oauth/token (ECONNREFUSED)') }),
+        expect.objectContaining({
+          level: 40,
+          detail: expect.stringContaining('could not be reached for POST /v1/oauth/token (ECONNREFUSED)'),
+        }),
       );
     } finally {
       await gateway.close();

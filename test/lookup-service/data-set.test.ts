@@ -34,7 +34,9 @@ describe('the generated data set', () => {
     expect(again).toEqual(companies);
     const other = createDataSet({ seed: 7, gbCount: 50, ieCount: 50 });
     expect(other).toEqual(createDataSet({ seed: 7, gbCount: 50, ieCount: 50 }));
-    expect(other.map((company) => company.name)).not.toEqual(createDataSet({ seed: 8, gbCount: 50, ieCount: 50 }).map((company) => company.name));
+    expect(other.map((company) => company.name)).not.toEqual(
+      createDataSet({ seed: 8, gbCount: 50, ieCount: 50 }).map((company) => company.name),
+    );
   });
 
   it('generates the requested counts besides the fixtures', () => {
@@ -110,7 +112,11 @@ describe('the generated data set', () => {
     expect(share((company) => company.previousNames.length > 0)).toBeCloseTo(0.2, 1);
     expect(share((company) => company.addressStructured?.latitude === null)).toBeGreaterThan(0.05);
     expect(share((company) => company.addressStructured?.postcode === null)).toBeGreaterThan(0.01);
-    const countryNames = new Set(companies.map((company) => company.addressStructured?.country).filter((country) => country !== null && country !== undefined && country.length > 2));
+    const countryNames = new Set(
+      companies
+        .map((company) => company.addressStructured?.country)
+        .filter((country) => country !== null && country !== undefined && country.length > 2),
+    );
     expect([...countryNames].sort()).toEqual(['England', 'Ireland', 'Northern Ireland', 'Scotland', 'United Kingdom', 'Wales']);
   });
 
@@ -118,10 +124,15 @@ describe('the generated data set', () => {
     const offenders = (check: (company: CompanyResult) => boolean) => companies.filter((company) => !check(company)).slice(0, 3);
     expect(offenders((company) => /^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/.test(company.incorporatedDate))).toEqual([]);
     expect(offenders((company) => new Date(company.incorporatedDate).toISOString() === company.incorporatedDate)).toEqual([]);
-    expect(offenders((company) => company.incorporatedDate >= '1900-01-01' && company.incorporatedDate.slice(0, 10) <= '2025-06-30')).toEqual([]);
+    expect(
+      offenders((company) => company.incorporatedDate >= '1900-01-01' && company.incorporatedDate.slice(0, 10) <= '2025-06-30'),
+    ).toEqual([]);
     expect(offenders((company) => /^[A-Z]$/.test(company.avatar.initials))).toEqual([]);
     expect(
-      offenders(({ avatar, jurisdiction, companyNumber }) => avatar.image === null || avatar.image === `https://logos.example.com/${jurisdiction}/${companyNumber}.png`),
+      offenders(
+        ({ avatar, jurisdiction, companyNumber }) =>
+          avatar.image === null || avatar.image === `https://logos.example.com/${jurisdiction}/${companyNumber}.png`,
+      ),
     ).toEqual([]);
     expect(
       offenders(({ addressStructured: parts }) => {
@@ -159,7 +170,11 @@ describe('the generated data set', () => {
     expect(fixtureCompanies.partialAddress.addressStructured).toMatchObject({ country: 'England', latitude: null, longitude: null });
     expect(fixtureCompanies.scottish.companyNumber).toBe('SC123456');
     expect(fixtureCompanies.sameNameGb.name).toBe(fixtureCompanies.sameNameIe.name);
-    const fixtureNames = new Set(allFixtureCompanies.flatMap((fixture) => [fixture.name, ...fixture.previousNames.map((previous) => previous.name)].map(normaliseName)));
+    const fixtureNames = new Set(
+      allFixtureCompanies.flatMap((fixture) =>
+        [fixture.name, ...fixture.previousNames.map((previous) => previous.name)].map(normaliseName),
+      ),
+    );
     expect(generated.filter((company) => fixtureNames.has(normaliseName(company.name)))).toEqual([]);
   });
 

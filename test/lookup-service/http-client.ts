@@ -51,7 +51,12 @@ export async function accessToken(service: LookupService): Promise<string> {
   return body.access_token;
 }
 
-export function searchRequest(service: LookupService, parameters: Record<string, string>, token: string | undefined, signal?: AbortSignal): Promise<HttpAnswer> {
+export function searchRequest(
+  service: LookupService,
+  parameters: Record<string, string>,
+  token: string | undefined,
+  signal?: AbortSignal,
+): Promise<HttpAnswer> {
   const query = new URLSearchParams(parameters).toString();
   return call(`${service.url}/v1/company/search?${query}`, {
     headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
@@ -64,7 +69,13 @@ export interface SearchBody {
   total: number;
 }
 
-export async function searchNames(service: LookupService, token: string, q: string, jurisdiction = 'GB', pageSize = 50): Promise<{ names: string[]; total: number }> {
+export async function searchNames(
+  service: LookupService,
+  token: string,
+  q: string,
+  jurisdiction = 'GB',
+  pageSize = 50,
+): Promise<{ names: string[]; total: number }> {
   const answer = await searchRequest(service, { q, jurisdiction, pageSize: String(pageSize) }, token);
   if (answer.status !== 200) throw new Error(`Search failed: ${answer.status} ${answer.text}`);
   const body = json(answer) as SearchBody;

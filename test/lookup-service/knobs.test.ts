@@ -41,7 +41,10 @@ describe('latency knobs', () => {
     service.knobs.searchLatencyMs = 100;
     const pending = search();
     await new Promise((resolve) => setTimeout(resolve, 40));
-    expect({ requests: service.counters.searchRequests, answered: service.counters.searchesAnswered }).toEqual({ requests: 1, answered: 0 });
+    expect({ requests: service.counters.searchRequests, answered: service.counters.searchesAnswered }).toEqual({
+      requests: 1,
+      answered: 0,
+    });
     const answer = await pending;
     expect(answer.text).toBe(zebraAnswer);
     expect(service.counters.searchesAnswered).toBe(1);
@@ -126,7 +129,12 @@ describe('search faults', () => {
   it('answers a raw status with the given body and headers', async () => {
     service.knobs.failSearch({ status: 429, body: 'slow down', headers: { 'Retry-After': '7', 'Content-Type': 'text/plain' } });
     const answer = await search();
-    expect({ status: answer.status, retryAfter: answer.headers['retry-after'], type: answer.headers['content-type'], text: answer.text }).toEqual({
+    expect({
+      status: answer.status,
+      retryAfter: answer.headers['retry-after'],
+      type: answer.headers['content-type'],
+      text: answer.text,
+    }).toEqual({
       status: 429,
       retryAfter: '7',
       type: 'text/plain',
@@ -195,7 +203,10 @@ describe('token faults', () => {
     expect({ status: malformed.status, text: malformed.text }).toEqual({ status: 200, text: '{"access_token": "eyJhbGciOi' });
     expect(() => JSON.parse(malformed.text)).toThrow(SyntaxError);
     const wrongShape = await tokenRequest(service);
-    expect({ status: wrongShape.status, body: json(wrongShape) }).toEqual({ status: 200, body: { token_type: 'Bearer', expires_in: 3600 } });
+    expect({ status: wrongShape.status, body: json(wrongShape) }).toEqual({
+      status: 200,
+      body: { token_type: 'Bearer', expires_in: 3600 },
+    });
   });
 
   it('drops the connection and hangs', async () => {
@@ -203,7 +214,12 @@ describe('token faults', () => {
     service.knobs.failToken({ kind: 'hang' });
     await expect(tokenRequest(service)).rejects.toThrow();
     await expect(
-      call(`${service.url}/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(100) }),
+      call(`${service.url}/v1/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+        signal: AbortSignal.timeout(100),
+      }),
     ).rejects.toThrow();
     expect((await tokenRequest(service)).status).toBe(200);
     expect(service.counters).toMatchObject({ tokenRequests: 3, tokensIssued: 1 });
@@ -287,7 +303,9 @@ describe('counters', () => {
   it('count requests and answers and log the raw query strings', async () => {
     await tokenRequest(service, { client_secret: 'wrong' });
     await tokenRequest(service);
-    await call(`${service.url}/v1/company/search?q=acme%20widgets&jurisdiction=gb&pageSize=10&page=2`, { headers: { authorization: `Bearer ${token}` } });
+    await call(`${service.url}/v1/company/search?q=acme%20widgets&jurisdiction=gb&pageSize=10&page=2`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     await call(`${service.url}/v1/company/search?q=&jurisdiction=GB&pageSize=10`, { headers: { authorization: `Bearer ${token}` } });
     await call(`${service.url}/v1/company/search`);
     await call(`${service.url}/nowhere`);
@@ -338,9 +356,13 @@ describe('knob validation', () => {
     expect(() => (knobs.quota = { limit: -1, windowMs: 1000 })).toThrow('quota.limit must be an integer from 0 to');
     expect(() => (knobs.quota = { limit: 1, windowMs: 0 })).toThrow('quota.windowMs must be a positive finite number, got 0');
     expect(() => knobs.failSearch({ status: 99 })).toThrow('fault.status must be an integer from 200 to 599, got 99');
-    expect(() => knobs.failSearch({ kind: 'explode' } as never)).toThrow('fault.kind must be one of malformed-json, wrong-shape, drop-connection, hang, got "explode"');
+    expect(() => knobs.failSearch({ kind: 'explode' } as never)).toThrow(
+      'fault.kind must be one of malformed-json, wrong-shape, drop-connection, hang, got "explode"',
+    );
     expect(() => knobs.failToken({ status: 500 }, 0)).toThrow('times must be a positive integer or Infinity, got 0');
-    expect(() => knobs.failToken({ status: 500, headers: { 'x-count': 1 } } as never)).toThrow('fault.headers.x-count must be a string, got 1');
+    expect(() => knobs.failToken({ status: 500, headers: { 'x-count': 1 } } as never)).toThrow(
+      'fault.headers.x-count must be a string, got 1',
+    );
     expect(knobs.searchLatencyMs).toBe(0);
   });
 });

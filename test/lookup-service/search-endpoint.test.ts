@@ -29,17 +29,22 @@ describe('GET /v1/company/search authorisation', () => {
     });
   });
 
-  it.each(['Basic dXNlcjpwYXNz', 'Bearer', 'Bearer two words', 'Token abc'])('answers 401 for the malformed header %j', async (authorization) => {
-    const answer = await call(`${service.url}/v1/company/search?q=zebra&jurisdiction=GB&pageSize=1`, { headers: { authorization } });
-    expect({ status: answer.status, authenticate: answer.headers['www-authenticate'], body: json(answer) }).toEqual({
-      status: 401,
-      authenticate: 'Bearer',
-      body: { message: 'Malformed Authorization header: expected "Bearer <token>"' },
-    });
-  });
+  it.each(['Basic dXNlcjpwYXNz', 'Bearer', 'Bearer two words', 'Token abc'])(
+    'answers 401 for the malformed header %j',
+    async (authorization) => {
+      const answer = await call(`${service.url}/v1/company/search?q=zebra&jurisdiction=GB&pageSize=1`, { headers: { authorization } });
+      expect({ status: answer.status, authenticate: answer.headers['www-authenticate'], body: json(answer) }).toEqual({
+        status: 401,
+        authenticate: 'Bearer',
+        body: { message: 'Malformed Authorization header: expected "Bearer <token>"' },
+      });
+    },
+  );
 
   it('accepts the scheme in any case', async () => {
-    const answer = await call(`${service.url}/v1/company/search?q=zebra&jurisdiction=GB&pageSize=1`, { headers: { authorization: `bearer ${token}` } });
+    const answer = await call(`${service.url}/v1/company/search?q=zebra&jurisdiction=GB&pageSize=1`, {
+      headers: { authorization: `bearer ${token}` },
+    });
     expect(answer.status).toBe(200);
   });
 
@@ -71,7 +76,9 @@ describe('GET /v1/company/search parameters', () => {
     [{ page: '1.5' }, 'page must be a positive integer'],
     [{ page: '' }, 'page must be a positive integer'],
   ])('answers 400 for %j: %s', async (change, message) => {
-    const parameters = Object.fromEntries(Object.entries({ ...valid, ...change }).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const parameters = Object.fromEntries(
+      Object.entries({ ...valid, ...change }).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
     const answer = await searchRequest(service, parameters, token);
     expect({ status: answer.status, type: answer.headers['content-type'], body: json(answer) }).toEqual({
       status: 400,
@@ -83,7 +90,9 @@ describe('GET /v1/company/search parameters', () => {
   it('accepts pageSize 1 and 50 and a lower-case jurisdiction', async () => {
     expect((await searchRequest(service, { ...valid, pageSize: '1' }, token)).status).toBe(200);
     expect((await searchRequest(service, { ...valid, pageSize: '50' }, token)).status).toBe(200);
-    expect(json(await searchRequest(service, { ...valid, jurisdiction: 'gb' }, token))).toEqual(json(await searchRequest(service, valid, token)));
+    expect(json(await searchRequest(service, { ...valid, jurisdiction: 'gb' }, token))).toEqual(
+      json(await searchRequest(service, valid, token)),
+    );
   });
 });
 
@@ -103,14 +112,21 @@ describe('GET /v1/company/search results', () => {
   });
 
   it('finds IE companies in IE only', async () => {
-    expect(await searchNames(service, token, "o'reilly holdings plc", 'IE', 1)).toEqual({ names: [fixtureCompanies.irishPlc.name], total: 1 });
+    expect(await searchNames(service, token, "o'reilly holdings plc", 'IE', 1)).toEqual({
+      names: [fixtureCompanies.irishPlc.name],
+      total: 1,
+    });
     expect((await searchNames(service, token, 'bláth na mara teoranta', 'IE')).names[0]).toBe(fixtureCompanies.irishLanguage.name);
     expect(await searchNames(service, token, 'Liffey Quay Leasing', 'GB')).toEqual({ names: [], total: 0 });
   });
 
   it('keeps the same name apart in GB and IE', async () => {
-    const gbAnswer = json(await searchRequest(service, { q: 'Atlantic Bridge Consulting Limited', jurisdiction: 'GB', pageSize: '1' }, token)) as SearchBody;
-    const ieAnswer = json(await searchRequest(service, { q: 'Atlantic Bridge Consulting Limited', jurisdiction: 'IE', pageSize: '1' }, token)) as SearchBody;
+    const gbAnswer = json(
+      await searchRequest(service, { q: 'Atlantic Bridge Consulting Limited', jurisdiction: 'GB', pageSize: '1' }, token),
+    ) as SearchBody;
+    const ieAnswer = json(
+      await searchRequest(service, { q: 'Atlantic Bridge Consulting Limited', jurisdiction: 'IE', pageSize: '1' }, token),
+    ) as SearchBody;
     expect(gbAnswer.results[0]).toEqual(fixtureCompanies.sameNameGb);
     expect(ieAnswer.results[0]).toEqual(fixtureCompanies.sameNameIe);
   });
@@ -129,8 +145,14 @@ describe('GET /v1/company/search results', () => {
   });
 
   it('finds a company by a previous name', async () => {
-    expect(await searchNames(service, token, 'kestrel print works ltd')).toEqual({ names: [fixtureCompanies.withPreviousNames.name], total: 1 });
-    expect(await searchNames(service, token, 'Marlowe & Finch Printers')).toEqual({ names: [fixtureCompanies.withPreviousNames.name], total: 1 });
+    expect(await searchNames(service, token, 'kestrel print works ltd')).toEqual({
+      names: [fixtureCompanies.withPreviousNames.name],
+      total: 1,
+    });
+    expect(await searchNames(service, token, 'Marlowe & Finch Printers')).toEqual({
+      names: [fixtureCompanies.withPreviousNames.name],
+      total: 1,
+    });
   });
 
   it('treats Ltd and Limited alike, ties ordered by name', async () => {
@@ -148,10 +170,14 @@ describe('GET /v1/company/search results', () => {
   });
 
   it('counts the total before cutting the page, and pages with the page parameter', async () => {
-    const byStatus = Object.values(fixtureCompaniesByStatus).map((company) => company.name).sort();
+    const byStatus = Object.values(fixtureCompaniesByStatus)
+      .map((company) => company.name)
+      .sort();
     const first = await searchNames(service, token, 'ferncastle', 'GB', 4);
     expect(first).toEqual({ names: byStatus.slice(0, 4), total: 10 });
-    const third = json(await searchRequest(service, { q: 'ferncastle', jurisdiction: 'GB', pageSize: '4', page: '3' }, token)) as SearchBody;
+    const third = json(
+      await searchRequest(service, { q: 'ferncastle', jurisdiction: 'GB', pageSize: '4', page: '3' }, token),
+    ) as SearchBody;
     expect({ names: third.results.map((company) => company.name), total: third.total }).toEqual({ names: byStatus.slice(8), total: 10 });
     const beyond = await searchRequest(service, { q: 'ferncastle', jurisdiction: 'GB', pageSize: '4', page: '4' }, token);
     expect(beyond.text).toBe('{"results":[],"total":10}');

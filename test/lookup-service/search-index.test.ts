@@ -7,7 +7,11 @@ const fullIndex = new SearchIndex(defaultDataSet());
 let nextNumber = 1;
 
 function company(name: string, options: { number?: string; jurisdiction?: string; previous?: string[] } = {}): CompanyResult {
-  const previousNames: PreviousName[] = (options.previous ?? []).map((previous) => ({ name: previous, startDate: '2001-01-01', endDate: '2002-02-02' }));
+  const previousNames: PreviousName[] = (options.previous ?? []).map((previous) => ({
+    name: previous,
+    startDate: '2001-01-01',
+    endDate: '2002-02-02',
+  }));
   return {
     ...fixtureCompanies.uniqueName,
     name,
@@ -124,9 +128,16 @@ describe('SearchIndex name normalisation', () => {
   });
 
   it('treats "Ltd" and "Limited" as the same word, both spellings exact matches', () => {
-    const twins = new SearchIndex([company('Northgate Lumber Ltd', { number: '2' }), company('Northgate Lumber Limited', { number: '1' }), company('Northgate Lumber Supplies Ltd')]);
+    const twins = new SearchIndex([
+      company('Northgate Lumber Ltd', { number: '2' }),
+      company('Northgate Lumber Limited', { number: '1' }),
+      company('Northgate Lumber Supplies Ltd'),
+    ]);
     for (const q of ['northgate lumber ltd', 'Northgate Lumber Limited', 'northgate lumber ltd.']) {
-      expect(names(twins, q)).toEqual({ names: ['Northgate Lumber Limited', 'Northgate Lumber Ltd', 'Northgate Lumber Supplies Ltd'], total: 3 });
+      expect(names(twins, q)).toEqual({
+        names: ['Northgate Lumber Limited', 'Northgate Lumber Ltd', 'Northgate Lumber Supplies Ltd'],
+        total: 3,
+      });
     }
   });
 
@@ -150,7 +161,9 @@ describe('SearchIndex ties and pages', () => {
     const expected = { names: ['TWIN LTD', 'Twin Ltd', 'Twin Ltd'], total: 3 };
     expect(names(new SearchIndex(companies), 'twin ltd')).toEqual(expected);
     expect(names(new SearchIndex([...companies].reverse()), 'twin ltd')).toEqual(expected);
-    const numbers = new SearchIndex(companies).search({ q: 'twin', jurisdiction: 'GB', page: 1, pageSize: 10 }).results.map((result) => result.companyNumber);
+    const numbers = new SearchIndex(companies)
+      .search({ q: 'twin', jurisdiction: 'GB', page: 1, pageSize: 10 })
+      .results.map((result) => result.companyNumber);
     expect(numbers).toEqual(['3', '1', '2']);
   });
 
@@ -162,8 +175,13 @@ describe('SearchIndex ties and pages', () => {
     const second = fullIndex.search({ q: 'holdings', jurisdiction: 'GB', page: 2, pageSize: 10 });
     expect(second).toEqual({ results: all.results.slice(10, 20), total: all.total });
     const lastPage = Math.ceil(all.total / 50);
-    expect(fullIndex.search({ q: 'holdings', jurisdiction: 'GB', page: lastPage, pageSize: 50 }).results).toHaveLength(all.total - (lastPage - 1) * 50);
-    expect(fullIndex.search({ q: 'holdings', jurisdiction: 'GB', page: lastPage + 1, pageSize: 50 })).toEqual({ results: [], total: all.total });
+    expect(fullIndex.search({ q: 'holdings', jurisdiction: 'GB', page: lastPage, pageSize: 50 }).results).toHaveLength(
+      all.total - (lastPage - 1) * 50,
+    );
+    expect(fullIndex.search({ q: 'holdings', jurisdiction: 'GB', page: lastPage + 1, pageSize: 50 })).toEqual({
+      results: [],
+      total: all.total,
+    });
   });
 
   it('finds common words hundreds or thousands of times', () => {
@@ -198,7 +216,20 @@ describe('SearchIndex input checks', () => {
 
 describe('SearchIndex speed', () => {
   it('answers a typical query in well under a millisecond over the whole data set', () => {
-    const queries = ['holdings', 'smith', 'green valley', 'acme widgets ltd', "o'reilly", 'murphy & sons', 'SC123456', 'zebra', 'brennan prop', 'northgate lumber ltd', 'kestrel print works', 'bláth na mara'];
+    const queries = [
+      'holdings',
+      'smith',
+      'green valley',
+      'acme widgets ltd',
+      "o'reilly",
+      'murphy & sons',
+      'SC123456',
+      'zebra',
+      'brennan prop',
+      'northgate lumber ltd',
+      'kestrel print works',
+      'bláth na mara',
+    ];
     const rounds = 100;
     const started = performance.now();
     for (let round = 0; round < rounds; round++) {

@@ -37,14 +37,23 @@ describe('startLookupService', () => {
     const other = await start();
     expect(other.url).not.toBe(service.url);
     expect(other.credentials).not.toEqual(service.credentials);
-    expect((await tokenRequest(other, { client_id: service.credentials.clientId, client_secret: service.credentials.clientSecret })).status).toBe(401);
+    expect(
+      (await tokenRequest(other, { client_id: service.credentials.clientId, client_secret: service.credentials.clientSecret })).status,
+    ).toBe(401);
   });
 
   it('uses the given credentials, port and initial knobs', async () => {
     const probe = await start();
     const port = Number(new URL(probe.url).port);
     await probe.close();
-    const service = await start({ port, clientId: 'id', clientSecret: 'secret', searchLatencyMs: 5, tokenLatencyMs: 6, tokenLifetimeSeconds: 60 });
+    const service = await start({
+      port,
+      clientId: 'id',
+      clientSecret: 'secret',
+      searchLatencyMs: 5,
+      tokenLatencyMs: 6,
+      tokenLifetimeSeconds: 60,
+    });
     expect(service.url).toBe(`http://127.0.0.1:${port}`);
     expect(service.credentials).toEqual({ clientId: 'id', clientSecret: 'secret' });
     expect(service.knobs).toMatchObject({ searchLatencyMs: 5, tokenLatencyMs: 6, tokenLifetimeSeconds: 60 });
@@ -67,7 +76,9 @@ describe('startLookupService', () => {
 
   it('fails to start on a port in use', async () => {
     const service = await start();
-    await expect(startLookupService({ companies: allFixtureCompanies, port: Number(new URL(service.url).port) })).rejects.toThrow(/EADDRINUSE/);
+    await expect(startLookupService({ companies: allFixtureCompanies, port: Number(new URL(service.url).port) })).rejects.toThrow(
+      /EADDRINUSE/,
+    );
   });
 });
 
@@ -92,7 +103,11 @@ describe('close', () => {
     const service = await start();
     const token = await accessToken(service);
     service.knobs.failSearch({ kind: 'hang' });
-    const outcome = (answer: Promise<unknown>) => answer.then(() => 'answered', () => 'failed');
+    const outcome = (answer: Promise<unknown>) =>
+      answer.then(
+        () => 'answered',
+        () => 'failed',
+      );
     const hanging = outcome(searchRequest(service, { q: 'zebra', jurisdiction: 'GB', pageSize: '1' }, token));
     service.knobs.searchLatencyMs = 60_000;
     const waiting = outcome(searchRequest(service, { q: 'zebra', jurisdiction: 'GB', pageSize: '1' }, token));

@@ -29,9 +29,12 @@ describe('POST /v1/oauth/token', () => {
   });
 
   it('issues a different token on every request, each one usable', async () => {
-    const tokens = await Promise.all([tokenRequest(service), tokenRequest(service)]).then((answers) => answers.map((answer) => (json(answer) as { access_token: string }).access_token));
+    const tokens = await Promise.all([tokenRequest(service), tokenRequest(service)]).then((answers) =>
+      answers.map((answer) => (json(answer) as { access_token: string }).access_token),
+    );
     expect(tokens[0]).not.toBe(tokens[1]);
-    for (const token of tokens) expect((await searchRequest(service, { q: 'zebra', jurisdiction: 'GB', pageSize: '1' }, token)).status).toBe(200);
+    for (const token of tokens)
+      expect((await searchRequest(service, { q: 'zebra', jurisdiction: 'GB', pageSize: '1' }, token)).status).toBe(200);
   });
 
   it('accepts a charset parameter on the JSON content type', async () => {
@@ -52,13 +55,22 @@ describe('POST /v1/oauth/token', () => {
     expect({ status: answer.status, body: json(answer) }).toEqual({ status: 400, body: { message } });
   });
 
-  it.each(['{"client_id": ', '[1, 2]', 'null', '"client_credentials"', ''])('answers 400 for the body %j, which is no JSON object', async (body) => {
-    const answer = await postToken(body);
-    expect({ status: answer.status, body: json(answer) }).toEqual({ status: 400, body: { message: 'Request body must be a JSON object' } });
-  });
+  it.each(['{"client_id": ', '[1, 2]', 'null', '"client_credentials"', ''])(
+    'answers 400 for the body %j, which is no JSON object',
+    async (body) => {
+      const answer = await postToken(body);
+      expect({ status: answer.status, body: json(answer) }).toEqual({
+        status: 400,
+        body: { message: 'Request body must be a JSON object' },
+      });
+    },
+  );
 
   it('answers 415 for a form-encoded or untyped body', async () => {
-    const form = await postToken('client_id=test-client&client_secret=test-secret&grant_type=client_credentials', 'application/x-www-form-urlencoded');
+    const form = await postToken(
+      'client_id=test-client&client_secret=test-secret&grant_type=client_credentials',
+      'application/x-www-form-urlencoded',
+    );
     expect({ status: form.status, body: json(form) }).toEqual({ status: 415, body: { message: 'Content-Type must be application/json' } });
     const untyped = await call(`${service.url}/v1/oauth/token`, { method: 'POST', body: '{}' });
     expect(untyped.status).toBe(415);
@@ -66,13 +78,20 @@ describe('POST /v1/oauth/token', () => {
 
   it('answers 413 for a body over 16 KiB, and the connection stays usable', async () => {
     const answer = await tokenRequest(service, { padding: 'x'.repeat(17 * 1024) });
-    expect({ status: answer.status, body: json(answer) }).toEqual({ status: 413, body: { message: 'Request body must not exceed 16384 bytes' } });
+    expect({ status: answer.status, body: json(answer) }).toEqual({
+      status: 413,
+      body: { message: 'Request body must not exceed 16384 bytes' },
+    });
     expect((await tokenRequest(service)).status).toBe(200);
   });
 
   it('answers 413 for a chunked body without Content-Length once it passes 16 KiB, and the connection stays usable', async () => {
     const kibibytes = Readable.from(Array.from({ length: 20 }, () => Buffer.alloc(1024, ' ')));
-    const answer = await request(`${service.url}/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: kibibytes });
+    const answer = await request(`${service.url}/v1/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: kibibytes,
+    });
     expect({ status: answer.statusCode, body: await answer.body.json() }).toEqual({
       status: 413,
       body: { message: 'Request body must not exceed 16384 bytes' },
@@ -80,18 +99,17 @@ describe('POST /v1/oauth/token', () => {
     expect((await tokenRequest(service)).status).toBe(200);
   });
 
-  it.each([
-    [{ client_secret: 'wrong' }],
-    [{ client_id: 'someone-else' }],
-    [{ client_id: 'test-secret', client_secret: 'test-client' }],
-  ])('answers 401 for bad credentials %j', async (fields) => {
-    const answer = await tokenRequest(service, fields);
-    expect({ status: answer.status, body: json(answer), authenticate: answer.headers['www-authenticate'] }).toEqual({
-      status: 401,
-      body: { message: 'Invalid client credentials' },
-      authenticate: undefined,
-    });
-  });
+  it.each([[{ client_secret: 'wrong' }], [{ client_id: 'someone-else' }], [{ client_id: 'test-secret', client_secret: 'test-client' }]])(
+    'answers 401 for bad credentials %j',
+    async (fields) => {
+      const answer = await tokenRequest(service, fields);
+      expect({ status: answer.status, body: json(answer), authenticate: answer.headers['www-authenticate'] }).toEqual({
+        status: 401,
+        body: { message: 'Invalid client credentials' },
+        authenticate: undefined,
+      });
+    },
+  );
 
   it('answers 405 with Allow for another method', async () => {
     const answer = await call(`${service.url}/v1/oauth/token`);

@@ -1,13 +1,5 @@
 import { readFileSync } from 'node:fs';
-import {
-  getNamedType,
-  isEnumType,
-  isInputObjectType,
-  isInterfaceType,
-  isObjectType,
-  lexicographicSortSchema,
-  printSchema,
-} from 'graphql';
+import { getNamedType, isEnumType, isInputObjectType, isInterfaceType, isObjectType, lexicographicSortSchema, printSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../../src/schema/index.js';
 
@@ -40,18 +32,12 @@ describe('schema', () => {
   it('exposes searchCompanies with the Relay connection shape', () => {
     const field = schema.getQueryType()?.getFields().searchCompanies;
     expect(String(field?.type)).toBe('CompanyConnection!');
-    expect(field?.args.map((arg) => `${arg.name}: ${String(arg.type)}${arg.defaultValue === undefined ? '' : ` = ${String(arg.defaultValue)}`}`)).toEqual([
-      'q: String!',
-      'jurisdiction: CountryCode!',
-      'pageSize: Int = 20',
-      'first: Int',
-      'after: String',
-    ]);
+    expect(
+      field?.args.map((arg) => `${arg.name}: ${String(arg.type)}${arg.defaultValue === undefined ? '' : ` = ${String(arg.defaultValue)}`}`),
+    ).toEqual(['q: String!', 'jurisdiction: CountryCode!', 'pageSize: Int = 20', 'first: Int', 'after: String']);
     const connection = getNamedType(field!.type);
     if (!isObjectType(connection)) throw new Error('CompanyConnection is not an object type');
-    expect(
-      Object.fromEntries(Object.values(connection.getFields()).map((f) => [f.name, String(f.type)])),
-    ).toEqual({
+    expect(Object.fromEntries(Object.values(connection.getFields()).map((f) => [f.name, String(f.type)]))).toEqual({
       edges: '[CompanyEdge!]!',
       nodes: '[Company!]!',
       pageInfo: 'PageInfo!',

@@ -32,13 +32,19 @@ export const FAULT_CYCLE: readonly Phase[] = [
   },
   healthy('healthy after 5xx'),
   { name: '429 Retry-After: 1', apply: (knobs) => knobs.failSearch({ status: 429, headers: { 'retry-after': '1' } }, Infinity) },
-  { name: '429 quota, no Retry-After', apply: (knobs) => {
+  {
+    name: '429 quota, no Retry-After',
+    apply: (knobs) => {
       knobs.quota = THROTTLED_QUOTA;
-    } },
+    },
+  },
   // Not a failure: slow enough that the upstream concurrency limit fills and requests queue.
-  { name: 'slow upstream (300 ms)', apply: (knobs) => {
+  {
+    name: 'slow upstream (300 ms)',
+    apply: (knobs) => {
       knobs.searchLatencyMs = SLOW_LATENCY_MS;
-    } },
+    },
+  },
   {
     name: 'slow beyond deadline',
     apply: (knobs) => {
@@ -71,9 +77,12 @@ export const FAULT_CYCLE: readonly Phase[] = [
       knobs.revokeTokens();
     },
   },
-  { name: 'malformed fields', apply: (knobs) => {
+  {
+    name: 'malformed fields',
+    apply: (knobs) => {
       knobs.mapResults = malformFields;
-    } },
+    },
+  },
 ];
 
 export const FINAL_PHASE = healthy('healthy (final)');

@@ -32,7 +32,9 @@ export async function checkHealthyAnswers(graphqlUrl: string): Promise<string[]>
     const connection = cleanData<SearchCompaniesQuery>('search', search, problems)?.searchCompanies;
     const first = connection?.edges[0]?.node;
     if (connection && (connection.stale || first?.companyNumber !== fixture.companyNumber || first.name !== fixture.name)) {
-      problems.push(`search for ${JSON.stringify(fixture.name)}: expected ${fixture.companyNumber} first and fresh, got ${JSON.stringify(connection).slice(0, 300)}`);
+      problems.push(
+        `search for ${JSON.stringify(fixture.name)}: expected ${fixture.companyNumber} first and fresh, got ${JSON.stringify(connection).slice(0, 300)}`,
+      );
     }
 
     const lookup = await postGraphQL(
@@ -43,13 +45,21 @@ export async function checkHealthyAnswers(graphqlUrl: string): Promise<string[]>
     );
     const company = cleanData<CompanyByNumberQuery>('company', lookup, problems)?.company;
     if (company !== undefined && (company?.name !== fixture.name || company.status !== fixture.status)) {
-      problems.push(`company(${fixture.jurisdiction}, ${fixture.companyNumber}): expected ${fixture.name} ${fixture.status}, got ${JSON.stringify(company).slice(0, 300)}`);
+      problems.push(
+        `company(${fixture.jurisdiction}, ${fixture.companyNumber}): expected ${fixture.name} ${fixture.status}, got ${JSON.stringify(company).slice(0, 300)}`,
+      );
     }
 
     if (first) {
-      const refetch = await postGraphQL(dispatcher, graphqlUrl, { query: print(NodeByIdDocument), variables: { id: first.id } }, TIMEOUT_MS);
+      const refetch = await postGraphQL(
+        dispatcher,
+        graphqlUrl,
+        { query: print(NodeByIdDocument), variables: { id: first.id } },
+        TIMEOUT_MS,
+      );
       const node = cleanData<NodeByIdQuery>('node', refetch, problems)?.node;
-      if (node !== undefined && node?.name !== fixture.name) problems.push(`node(${first.id}): expected ${fixture.name}, got ${JSON.stringify(node)}`);
+      if (node !== undefined && node?.name !== fixture.name)
+        problems.push(`node(${first.id}): expected ${fixture.name}, got ${JSON.stringify(node)}`);
     }
   } finally {
     await dispatcher.close();

@@ -112,7 +112,9 @@ export class GatewayProcess {
       });
       child.once('exit', (code, signal) => {
         clearTimeout(timer);
-        reject(new Error(`The gateway child exited while starting (${signal ?? `code ${code}`})${lastCrash ? `: ${lastCrash.error}` : ''}`));
+        reject(
+          new Error(`The gateway child exited while starting (${signal ?? `code ${code}`})${lastCrash ? `: ${lastCrash.error}` : ''}`),
+        );
       });
     });
     child.once('exit', (code, signal) => {

@@ -52,7 +52,12 @@ export async function postGraphQL(
     clearTimeout(timer);
   }
   const latencyMs = latency();
-  const invalid = (reason: string): Exchange => ({ kind: 'invalid', status, latencyMs, reason: `${status} ${reason}: ${text.slice(0, 200)}` });
+  const invalid = (reason: string): Exchange => ({
+    kind: 'invalid',
+    status,
+    latencyMs,
+    reason: `${status} ${reason}: ${text.slice(0, 200)}`,
+  });
   if (!/json/.test(contentType)) return invalid(`content-type ${JSON.stringify(contentType)}`);
   let parsed: unknown;
   try {

@@ -71,7 +71,8 @@ export class Load {
         tally.noteInvalid(`${operation.name}: ${exchange.reason}`);
         continue;
       }
-      if (exchange.status !== 200) tally.noteInvalid(`${operation.name}: status ${exchange.status}: ${JSON.stringify(exchange.body).slice(0, 200)}`);
+      if (exchange.status !== 200)
+        tally.noteInvalid(`${operation.name}: status ${exchange.status}: ${JSON.stringify(exchange.body).slice(0, 200)}`);
       countAnswer(tally, exchange.body);
     }
     if (exchange.kind === 'answer') this.workload.harvest(operation, exchange.body.data);

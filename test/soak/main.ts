@@ -39,7 +39,9 @@ async function soak(options: SoakOptions, lookup: LookupService, gateway: Gatewa
   await sleep(WARM_UP_SECONDS * 1_000);
   meter.take();
   const start = await gateway.stats(true);
-  log(`Gateway after warm-up: rss ${(start.rssBytes / 2 ** 20).toFixed(1)} MiB, heap used ${(start.heapUsedBytes / 2 ** 20).toFixed(1)} MiB`);
+  log(
+    `Gateway after warm-up: rss ${(start.rssBytes / 2 ** 20).toFixed(1)} MiB, heap used ${(start.heapUsedBytes / 2 ** 20).toFixed(1)} MiB`,
+  );
 
   let lastProgress = { at: performance.now(), requests: load.total.requests };
   let latest: GatewayStats | undefined = start;
@@ -47,26 +49,37 @@ async function soak(options: SoakOptions, lookup: LookupService, gateway: Gatewa
     const now = performance.now();
     const requestsPerSecond = ((load.total.requests - lastProgress.requests) * 1_000) / (now - lastProgress.at);
     lastProgress = { at: now, requests: load.total.requests };
-    gateway.stats(false).then(
-      (stats) => (latest = stats),
-      () => (latest = undefined),
-    ).finally(() => {
-      log(progressLine({
-        elapsedSeconds: (now - loadStartedAt) / 1_000,
-        phase: phaseName,
-        requestsPerSecond,
-        total: load.total,
-        upstream: meter.peek(),
-        stats: latest,
-        crashes: gateway.crashes.length,
-      }));
-    });
+    gateway
+      .stats(false)
+      .then(
+        (stats) => (latest = stats),
+        () => (latest = undefined),
+      )
+      .finally(() => {
+        log(
+          progressLine({
+            elapsedSeconds: (now - loadStartedAt) / 1_000,
+            phase: phaseName,
+            requestsPerSecond,
+            total: load.total,
+            upstream: meter.peek(),
+            stats: latest,
+            crashes: gateway.crashes.length,
+          }),
+        );
+      });
   }, PROGRESS_EVERY_MS);
   const rotation = setInterval(() => workload.rotate(), ROTATE_EVERY_MS);
 
   const run = async (phase: Phase) => {
     phaseName = phase.name;
-    const summary = phases.get(phase.name) ?? { name: phase.name, runs: 0, seconds: 0, tally: new Tally(), upstream: { searches: 0, tokens: 0, maxSearchesInFlight: 0 } };
+    const summary = phases.get(phase.name) ?? {
+      name: phase.name,
+      runs: 0,
+      seconds: 0,
+      tally: new Tally(),
+      upstream: { searches: 0, tokens: 0, maxSearchesInFlight: 0 },
+    };
     phases.set(phase.name, summary);
     load.startPhase(summary.tally);
     const startedAt = performance.now();

@@ -39,7 +39,9 @@ export function readOptions(argv: string[], env: NodeJS.ProcessEnv): SoakOptions
     if (raw === undefined || raw.trim() === '') return fallback;
     const number = /^\d+$/.test(raw.trim()) ? Number(raw) : Number.NaN;
     if (!(number >= min && number <= max)) {
-      problems.push(`${value === undefined ? envName : `--${flag}`} must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+      problems.push(
+        `${value === undefined ? envName : `--${flag}`} must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`,
+      );
     }
     return number;
   };

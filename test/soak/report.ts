@@ -45,7 +45,12 @@ function inline(map: Map<string, number>): string {
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
-  return rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ').trimEnd());
+  return rows.map((row) =>
+    row
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 /** The short line printed every few seconds while the run goes on. */
@@ -101,12 +106,16 @@ export function finalReport(result: SoakResult): string[] {
   );
   lines.push(`Requests served: ${number(total.requests)} (${rps.toFixed(1)} req/s); by HTTP status: ${inline(total.outcomes)}`);
   lines.push(`By operation: ${inline(total.operations)}`);
-  lines.push(`Answers without errors: ${number(total.clean)}; with GraphQL errors: ${number(total.requests - total.clean - total.invalid)}`);
+  lines.push(
+    `Answers without errors: ${number(total.clean)}; with GraphQL errors: ${number(total.requests - total.clean - total.invalid)}`,
+  );
   lines.push(`GraphQL errors by extensions.code: ${inline(total.errorCodes)}`);
   lines.push(
     `Stale answers: ${number(total.staleOnError)} with a STALE_DATA warning (upstream failed); ${number(total.staleRevalidating)} stale while revalidating; ${number(total.staleMismatches)} warned but stale:false`,
   );
-  lines.push(`Latency: max ${Math.round(total.maxLatencyMs)} ms; ${number(total.overDeadline)} answers took longer than the request deadline + 1 s`);
+  lines.push(
+    `Latency: max ${Math.round(total.maxLatencyMs)} ms; ${number(total.overDeadline)} answers took longer than the request deadline + 1 s`,
+  );
   lines.push(
     `Upstream calls: ${number(upstream.searches)} searches, ${number(upstream.tokens)} token requests; at most ${upstream.maxSearchesInFlight} searches in flight (UPSTREAM_MAX_IN_FLIGHT ${MAX_IN_FLIGHT}); ${(upstream.searches / Math.max(1, total.requests)).toFixed(2)} searches per request`,
   );
@@ -114,14 +123,22 @@ export function finalReport(result: SoakResult): string[] {
     // Not a failure by itself: a call the gateway abandons at its deadline frees its slot at once, while the upstream may still hold it open.
     lines.push(`  note: the upstream saw more searches at once than UPSTREAM_MAX_IN_FLIGHT; see the max in flight by phase`);
   }
-  lines.push(`Circuit breaker opened ${number(end.logMessages[CIRCUIT_OPENED] ?? 0)} times; searches retried ${number(end.logMessages[RETRIED] ?? 0)} times`);
+  lines.push(
+    `Circuit breaker opened ${number(end.logMessages[CIRCUIT_OPENED] ?? 0)} times; searches retried ${number(end.logMessages[RETRIED] ?? 0)} times`,
+  );
   lines.push(`Crashes: ${result.crashes.length}`);
-  for (const crash of result.crashes) lines.push(`  ${crash.at.toISOString()} ${crash.origin}: ${crash.error.split('\n').slice(0, 6).join('\n    ')}`);
+  for (const crash of result.crashes)
+    lines.push(`  ${crash.at.toISOString()} ${crash.origin}: ${crash.error.split('\n').slice(0, 6).join('\n    ')}`);
   lines.push(
     `Gateway memory after warm-up: rss ${mib(start.rssBytes)}, heap used ${mib(start.heapUsedBytes)}; at the end after GC: rss ${mib(end.rssBytes)}, heap used ${mib(end.heapUsedBytes)} (heap ${signedMib(end.heapUsedBytes - start.heapUsedBytes)}, bound ${mib(HEAP_GROWTH_LIMIT_BYTES)})`,
   );
-  if (result.crashes.length > 0) lines.push('  note: the gateway was restarted after a crash, so start and end are different processes; log counts cover the last one only');
-  lines.push(`Final healthy check: ${result.finalProblems.length === 0 ? 'passed (search, company and node answered fresh, without errors)' : 'FAILED'}`);
+  if (result.crashes.length > 0)
+    lines.push(
+      '  note: the gateway was restarted after a crash, so start and end are different processes; log counts cover the last one only',
+    );
+  lines.push(
+    `Final healthy check: ${result.finalProblems.length === 0 ? 'passed (search, company and node answered fresh, without errors)' : 'FAILED'}`,
+  );
   for (const problem of result.finalProblems) lines.push(`  ${problem}`);
 
   lines.push('', 'By phase (all runs of each phase together):');

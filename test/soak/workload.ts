@@ -22,11 +22,52 @@ interface Search {
 
 /** Words common in the data set's names, so that most searches find something. */
 const WORDS = [
-  'holdings', 'group', 'partners', 'international', 'wood', 'green', 'hill', 'light', 'star', 'bridge', 'point',
-  'court', 'line', 'stream', 'events', 'consulting', 'enterprises', 'medical', 'textiles', 'flooring', 'cross',
-  'bakery', 'catering', 'widgets', 'ventures', 'cleaning', 'electrical', 'digital', 'aviation', 'construction',
-  'heating', 'field', 'publishing', 'autos', 'leisure', 'plastics', 'interiors', 'windows', 'view', 'brothers',
-  'sons', 'daughters', 'community', 'kestrel', 'quantum', 'nomad',
+  'holdings',
+  'group',
+  'partners',
+  'international',
+  'wood',
+  'green',
+  'hill',
+  'light',
+  'star',
+  'bridge',
+  'point',
+  'court',
+  'line',
+  'stream',
+  'events',
+  'consulting',
+  'enterprises',
+  'medical',
+  'textiles',
+  'flooring',
+  'cross',
+  'bakery',
+  'catering',
+  'widgets',
+  'ventures',
+  'cleaning',
+  'electrical',
+  'digital',
+  'aviation',
+  'construction',
+  'heating',
+  'field',
+  'publishing',
+  'autos',
+  'leisure',
+  'plastics',
+  'interiors',
+  'windows',
+  'view',
+  'brothers',
+  'sons',
+  'daughters',
+  'community',
+  'kestrel',
+  'quantum',
+  'nomad',
 ];
 const JURISDICTIONS = ['GB', 'IE'];
 const HOT_SEARCHES = 40;
@@ -115,4 +156,3 @@ function remember<T>(list: T[], item: T): void {
   if (list.length >= HARVEST_LIMIT) list.splice(Math.floor(Math.random() * list.length), 1);
   list.push(item);
 }
-

@@ -26,7 +26,12 @@ const page = (results: readonly unknown[]) => JSON.stringify({ results, total: r
  * the cache counts for them.
  */
 function fill(count: number, body: (i: number) => string): { held: number; counted: number } {
-  const windows = new LRUCache<string, SearchWindow>({ maxSize: Number.MAX_SAFE_INTEGER, sizeCalculation: windowEntryBytes, ttl: 60_000, ttlResolution: 0 });
+  const windows = new LRUCache<string, SearchWindow>({
+    maxSize: Number.MAX_SAFE_INTEGER,
+    sizeCalculation: windowEntryBytes,
+    ttl: 60_000,
+    ttlResolution: 0,
+  });
   const before = heapUsedAfterGc();
   for (let i = 0; i < count; i++) {
     const { slots, total } = readSearchResponse(body(i), 'GB', 'test');

@@ -35,7 +35,12 @@ export function networkOf(address: string): string {
     return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
   }
   // The URL parser writes an IPv6 address in its canonical short form.
-  return `${new URL(`http://[${groups.slice(0, 4).map((group) => group.toString(16)).join(':')}::]`).hostname.slice(1, -1)}/64`;
+  return `${new URL(
+    `http://[${groups
+      .slice(0, 4)
+      .map((group) => group.toString(16))
+      .join(':')}::]`,
+  ).hostname.slice(1, -1)}/64`;
 }
 
 /** The eight 16-bit groups of a valid IPv6 address. */

@@ -24,7 +24,10 @@ export class TokenKeysUnavailableError extends Error {
  * (JWKSTimeout).
  */
 export function createKeyFetcher(clock?: Clock): typeof fetch {
-  const backoff = new FailureBackoff<unknown>((_error, failures) => exponentialDelay(JWKS_BACKOFF_BASE_MS, JWKS_BACKOFF_MAX_MS)(failures), clock);
+  const backoff = new FailureBackoff<unknown>(
+    (_error, failures) => exponentialDelay(JWKS_BACKOFF_BASE_MS, JWKS_BACKOFF_MAX_MS)(failures),
+    clock,
+  );
   return async (input, init) => {
     const held = backoff.held();
     if (held) throw held;

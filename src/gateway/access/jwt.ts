@@ -68,7 +68,9 @@ function keysUnavailable(error: unknown): boolean {
 }
 
 function unavailable(error: unknown): TokenKeysUnavailableError {
-  return new TokenKeysUnavailableError(`Could not get the keys to check bearer tokens: ${error instanceof Error ? error.message : String(error)}`);
+  return new TokenKeysUnavailableError(
+    `Could not get the keys to check bearer tokens: ${error instanceof Error ? error.message : String(error)}`,
+  );
 }
 
 function invalid(error: unknown): InvalidTokenError {

@@ -38,7 +38,8 @@ export function readTrustedDocuments(path: string): TrustedDocuments {
     const digest = DOCUMENT_ID.exec(id)?.[1];
     if (digest === undefined) throw new Error(`${path}: ${JSON.stringify(id)} is not a document id (sha256: and 64 hex digits)`);
     if (typeof document !== 'string') throw new Error(`${path}: the document of ${id} is not a string`);
-    if (createHash('sha256').update(document).digest('hex') !== digest) throw new Error(`${path}: ${id} is not the SHA-256 of its document`);
+    if (createHash('sha256').update(document).digest('hex') !== digest)
+      throw new Error(`${path}: ${id} is not the SHA-256 of its document`);
     try {
       parse(document);
     } catch (error) {

@@ -18,7 +18,9 @@ export function useOperationSelection(): Plugin {
     },
     onParams({ params }) {
       if (params.operationName != null && typeof params.operationName !== 'string') {
-        throw refusal(`"operationName" must be a string, got ${Array.isArray(params.operationName) ? 'an array' : typeof params.operationName}`);
+        throw refusal(
+          `"operationName" must be a string, got ${Array.isArray(params.operationName) ? 'an array' : typeof params.operationName}`,
+        );
       }
     },
     onParse() {

@@ -20,9 +20,7 @@ export function useResponseNotes(): Plugin<GatewayContext & GatewayServerContext
           setResult({
             ...result,
             ...(notes.errors.length > 0 ? { errors: [...(result.errors ?? []), ...notes.errors] } : {}),
-            ...(notes.warnings.length > 0
-              ? { extensions: { ...result.extensions, warnings: [...notes.warnings] } }
-              : {}),
+            ...(notes.warnings.length > 0 ? { extensions: { ...result.extensions, warnings: [...notes.warnings] } } : {}),
           });
         },
       };

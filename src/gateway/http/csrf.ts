@@ -15,7 +15,11 @@ const SIMPLE_CONTENT_TYPES = ['application/x-www-form-urlencoded', 'multipart/fo
  * could send without a preflight needs one of CSRF_HEADERS. Clients outside
  * browsers send neither and are not affected.
  */
-export function crossSiteRefusal(method: string, headers: IncomingHttpHeaders, allowsOrigin: (origin: string) => boolean): string | undefined {
+export function crossSiteRefusal(
+  method: string,
+  headers: IncomingHttpHeaders,
+  allowsOrigin: (origin: string) => boolean,
+): string | undefined {
   const site = headers['sec-fetch-site'];
   const origin = headers.origin;
   if (site === 'cross-site' || site === 'same-site') {

@@ -38,7 +38,12 @@ function readAccept(accept: string): boolean {
 }
 
 /** The body types Yoga reads a POST in (multipart is turned off: no field takes an upload). */
-export const REQUEST_MEDIA_TYPES = ['application/json', 'application/graphql+json', 'application/graphql', 'application/x-www-form-urlencoded'];
+export const REQUEST_MEDIA_TYPES = [
+  'application/json',
+  'application/graphql+json',
+  'application/graphql',
+  'application/x-www-form-urlencoded',
+];
 
 /** Whether Yoga can read a POST body of this Content-Type; it would answer 415 with no word of explanation. */
 export function isReadableBody(contentType: string | undefined): boolean {

@@ -92,7 +92,12 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
   };
 }
 
-async function handle(options: RequestHandlerOptions, request: IncomingMessage, response: ServerResponse, continueFirst: boolean): Promise<void> {
+async function handle(
+  options: RequestHandlerOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+  continueFirst: boolean,
+): Promise<void> {
   if (options.connectionOverCap(request.socket)) {
     return reject(options, response, {
       status: 503,

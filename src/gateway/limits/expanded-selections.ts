@@ -71,7 +71,10 @@ function expandFragments(
         }
       } else {
         // Every fragment it spreads is sized now, or open further down the stack: a cycle, counted as 0.
-        sizes.set(current, sizeOf(writtenIn(fragment), (spread) => sizes.get(spread) ?? 0));
+        sizes.set(
+          current,
+          sizeOf(writtenIn(fragment), (spread) => sizes.get(spread) ?? 0),
+        );
         open.delete(current);
         stack.pop();
       }

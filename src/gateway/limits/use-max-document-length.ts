@@ -12,10 +12,9 @@ export function useMaxDocumentLength({ maxLength }: { maxLength: number }): Plug
   return {
     onParams({ params }) {
       if (typeof params.query === 'string' && params.query.length > maxLength) {
-        throw createGraphQLError(
-          `The GraphQL document is ${params.query.length} characters long; at most ${maxLength} are accepted`,
-          { extensions: { code: 'DOCUMENT_TOO_LARGE', http: { status: 400 } } },
-        );
+        throw createGraphQLError(`The GraphQL document is ${params.query.length} characters long; at most ${maxLength} are accepted`, {
+          extensions: { code: 'DOCUMENT_TOO_LARGE', http: { status: 400 } },
+        });
       }
     },
   };

@@ -37,7 +37,10 @@ export function useNoIntrospection(): Plugin {
       return {
         onExecuteDone({ result, setResult }) {
           if (isAsyncIterable(result) || !result.data) return;
-          setResult({ ...result, data: Object.fromEntries(Object.entries(result.data).map(([key, value]) => [key, keys.has(key) ? null : value])) });
+          setResult({
+            ...result,
+            data: Object.fromEntries(Object.entries(result.data).map(([key, value]) => [key, keys.has(key) ? null : value])),
+          });
         },
       };
     },

@@ -58,7 +58,13 @@ export function useUpstreamSearchBudget({ maxSearches }: UpstreamSearchBudgetOpt
 /** The search fields written in the operation and the fragments it reaches, whatever @skip and @include say. */
 function countSearchFields(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): number {
   let count = 0;
-  visitSearchFields(schema, document, operationName, () => true, () => (count += 1));
+  visitSearchFields(
+    schema,
+    document,
+    operationName,
+    () => true,
+    () => (count += 1),
+  );
   return count;
 }
 

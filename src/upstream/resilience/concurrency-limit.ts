@@ -31,14 +31,17 @@ export class ConcurrencyLimit {
           resolve(this.#releaser());
         },
       };
-      const timer = setTimeout(() => {
-        this.#queue.splice(this.#queue.indexOf(waiter), 1);
-        reject(
-          new UpstreamTimeoutError(
-            `No upstream call slot came free for ${where} within the request deadline (${this.#max} calls in flight)`,
-          ),
-        );
-      }, Math.max(0, expiresAt - Date.now()));
+      const timer = setTimeout(
+        () => {
+          this.#queue.splice(this.#queue.indexOf(waiter), 1);
+          reject(
+            new UpstreamTimeoutError(
+              `No upstream call slot came free for ${where} within the request deadline (${this.#max} calls in flight)`,
+            ),
+          );
+        },
+        Math.max(0, expiresAt - Date.now()),
+      );
       this.#queue.push(waiter);
     });
   }

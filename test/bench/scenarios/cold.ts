@@ -104,11 +104,17 @@ export async function runCold(context: BenchContext): Promise<ColdResult> {
     const upstream = summaryOf('upstream');
     const proxySummary = summaryOf('bare proxy');
     const gatewaySummary = summaryOf('gateway');
-    for (const [name, summary] of [['upstream', upstream], ['bare proxy', proxySummary], ['gateway', gatewaySummary]] as const) {
+    for (const [name, summary] of [
+      ['upstream', upstream],
+      ['bare proxy', proxySummary],
+      ['gateway', gatewaySummary],
+    ] as const) {
       checks.record(
         `cold: every ${name} answer is 200 with results${name === 'upstream' ? '' : ' and no errors'}`,
         summary.failures === 0,
-        summary.failures === 0 ? `${summary.requests} answers in measured rounds` : `${summary.failures} not: ${summary.failureSamples.join('; ')}`,
+        summary.failures === 0
+          ? `${summary.requests} answers in measured rounds`
+          : `${summary.failures} not: ${summary.failureSamples.join('; ')}`,
       );
     }
     const gatewayRounds = runs.get('gateway')?.rounds ?? [];

@@ -37,7 +37,11 @@ export async function runHot(context: BenchContext, spec: HotSpec): Promise<HotR
   await baseline.child.call('answer', { body: first.body, contentType: first.contentType });
 
   const sameAsFirst = (status: number, body: Buffer) =>
-    status !== 200 ? `status ${status}` : body.equals(first.body) ? undefined : `answer differs from the first (${body.length} vs ${first.body.length} bytes)`;
+    status !== 200
+      ? `status ${status}`
+      : body.equals(first.body)
+        ? undefined
+        : `answer differs from the first (${body.length} vs ${first.body.length} bytes)`;
   const contender = (name: string, server: typeof gateway, load: LoadRequest): Contender => ({
     name,
     client: new LoadClient(server.url, options.concurrency),
@@ -52,11 +56,16 @@ export async function runHot(context: BenchContext, spec: HotSpec): Promise<HotR
       if (summary === undefined) throw new Error(`No rounds for ${name}`);
       return summarize(summary);
     }) as [Summary, Summary];
-    for (const [name, summary] of [['baseline', baselineSummary], ['gateway', gatewaySummary]] as const) {
+    for (const [name, summary] of [
+      ['baseline', baselineSummary],
+      ['gateway', gatewaySummary],
+    ] as const) {
       checks.record(
         `${spec.id}: every ${name} answer is 200 and byte-identical to the first`,
         summary.failures === 0,
-        summary.failures === 0 ? `${summary.requests} answers in measured rounds` : `${summary.failures} not: ${summary.failureSamples.join('; ')}`,
+        summary.failures === 0
+          ? `${summary.requests} answers in measured rounds`
+          : `${summary.failures} not: ${summary.failureSamples.join('; ')}`,
       );
     }
     for (const { label, variables } of spec.sameData) {

@@ -101,7 +101,9 @@ export async function runMemory(context: BenchContext, gateway: Server, limitByt
     context.checks.record(
       `memory, ${memoryCase.title}: every answer 200 with the results expected and no errors`,
       failures === 0,
-      failures === 0 ? `${run.requests} answers` : `${failures} not: ${[...settling.failureSamples, ...run.failureSamples].slice(0, 3).join('; ')}`,
+      failures === 0
+        ? `${run.requests} answers`
+        : `${failures} not: ${[...settling.failureSamples, ...run.failureSamples].slice(0, 3).join('; ')}`,
     );
     return { title: memoryCase.title, limitBytes, searches: run.requests, responseBytes, before, after, maxCacheBytes, peakRssBytes };
   } finally {

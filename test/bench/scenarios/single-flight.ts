@@ -50,9 +50,17 @@ export async function runSingleFlight(
 
     const answer = answers[0]?.body ?? Buffer.alloc(0);
     const bad = answers.map(({ status, body }) => checkSearchAnswer(status, body)).filter((problem) => problem !== undefined);
-    checks.record(`single-flight: all ${SINGLE_FLIGHT_REQUESTS} answers 200 with results and no errors`, bad.length === 0, bad.slice(0, 3).join('; '));
+    checks.record(
+      `single-flight: all ${SINGLE_FLIGHT_REQUESTS} answers 200 with results and no errors`,
+      bad.length === 0,
+      bad.slice(0, 3).join('; '),
+    );
     const differing = answers.filter(({ body }) => !body.equals(answer)).length;
-    checks.record(`single-flight: all ${SINGLE_FLIGHT_REQUESTS} answers byte-identical`, differing === 0, differing === 0 ? '' : `${differing} differ from the first`);
+    checks.record(
+      `single-flight: all ${SINGLE_FLIGHT_REQUESTS} answers byte-identical`,
+      differing === 0,
+      differing === 0 ? '' : `${differing} differ from the first`,
+    );
     return {
       requests: SINGLE_FLIGHT_REQUESTS,
       searches: counts.searchRequests - countsAtStart.searchRequests,

@@ -60,7 +60,13 @@ describe('circuit breaker', () => {
     expect(stack.lookup.counters.searchRequests).toBe(1);
 
     stack.lookup.knobs.searchLatencyMs = 0;
-    expect(await Promise.all(Array.from({ length: 5 }, () => errorCode()))).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect(await Promise.all(Array.from({ length: 5 }, () => errorCode()))).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
     expect(stack.lookup.counters.searchRequests).toBe(6);
   });
 
