@@ -244,7 +244,7 @@ describe('README settings table', () => {
       .map((file) => readFileSync(new URL(file, configDir), 'utf8'))
       .join('\n');
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const read = [...source.matchAll(/reader\.\w+\('([A-Z_]+)'/g)].map(([, name]) => name!);
+    const read = [...source.matchAll(/reader\.\w+\(\s*'([A-Z_]+)'/g)].map(([, name]) => name!);
     const rows = new Map(
       [...readme.matchAll(/^\| `([A-Z_]+)`[^|]*\| ([^|]+) \|/gm)].map(([, name, fallback]) => [name!, fallback!.trim()]),
     );
