@@ -4,7 +4,7 @@ import { reportFailure, type UpstreamLog } from './log.js';
 import type { Clock } from './resilience/clock.js';
 import { retryDelay, type RetryPolicy } from './resilience/retry-policy.js';
 import type { SearchQuery } from './search-query.js';
-import { readWindow, type WindowReading } from './search-window.js';
+import { readWindow, type WindowReading } from './window-reading.js';
 import { type ClientCredentials, type TokenLifetime, TokenManager } from './token-manager.js';
 import { UpstreamHttp, type UpstreamHttpOptions } from './upstream-http.js';
 import type { SearchWindow } from './window-size.js';

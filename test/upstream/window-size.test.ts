@@ -35,7 +35,7 @@ function fill(count: number, body: (i: number) => string): { held: number; count
   const before = heapUsedAfterGc();
   for (let i = 0; i < count; i++) {
     const { slots, total } = readSearchResponse(body(i), 'GB', 'test');
-    // As search-window.ts keeps a window's repeats: their slots emptied, their numbers listed.
+    // As window-reading.ts keeps a window's repeats: their slots emptied, their numbers listed.
     const repeated = repeatedSlots(slots);
     for (const slot of repeated) slots[slot] = null;
     windows.set(windowKey({ q: `search ${i}`, jurisdiction: 'GB' }, 0), {
