@@ -2,14 +2,17 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { UpstreamClient } from '../upstream/client.js';
 import type { Clock } from '../upstream/resilience/clock.js';
+import { createAccessPolicy } from './access/client-access.js';
 import type { GatewayConfig } from './config/gateway-config.js';
 import type { UpstreamTarget } from './config/upstream-settings.js';
 import { ConnectionCap } from './http/connection-cap.js';
 import { isLingering } from './http/early-refusal.js';
+import { createCorsPolicy } from './http/cors.js';
+import { RateLimiter } from './limits/rate-limiter.js';
 import { accessLoggerOf, type Logger } from './logger.js';
 import { GRAPHQL_PATH } from './paths.js';
 import { answerClientError } from './http/rejection.js';
-import { requestHandlerFor } from './http/request-handler.js';
+import { createRequestHandler, type RequestHandler, type RequestHandlerOptions } from './http/request-handler.js';
 import { ResponseCache, RESPONSE_CACHE_SHARE } from './response-cache/response-cache.js';
 import { createGateway } from './graphql/yoga.js';
 import { createYogaResponder } from './response-cache/yoga-responder.js';
@@ -167,4 +170,29 @@ export async function startGateway(
       await upstream.close();
     },
   };
+}
+
+/** The checks as the settings configure them, in front of `next`. */
+function requestHandlerFor(
+  config: Omit<GatewayConfig, 'upstream'>,
+  next: RequestHandlerOptions['next'],
+  logger: Logger,
+  connectionOverCap: RequestHandlerOptions['connectionOverCap'],
+): RequestHandler {
+  return createRequestHandler({
+    next,
+    cors: createCorsPolicy(config.corsAllowedOrigins),
+    checkAccess: createAccessPolicy({ apiKeys: config.apiKeys, jwt: config.jwt, allowAnonymous: config.allowAnonymous }),
+    rateLimiter:
+      config.rateLimitPerMinute > 0
+        ? new RateLimiter({ perMinute: config.rateLimitPerMinute, burst: config.rateLimitBurst, maxClients: config.rateLimitMaxClients })
+        : undefined,
+    maxBodyBytes: config.maxBodyBytes,
+    batchingLimit: config.batchingLimit,
+    trustedProxyCount: config.trustedProxyCount,
+    graphiql: config.graphiql,
+    connectionOverCap,
+    refusalLinger: { ms: config.refusalLingerMs, bytes: config.refusalLingerBytes },
+    logger,
+  });
 }

@@ -5,7 +5,7 @@ import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import type { GraphQLError, ValidationContext } from 'graphql';
 import type { YogaServerOptions } from 'graphql-yoga';
-import type { GatewayConfig } from '../config/gateway-config.js';
+import type { TrustedDocuments } from './trusted-documents.js';
 import { useJsonBody } from './use-json-body.js';
 import { useMaxDocumentLength } from '../limits/use-max-document-length.js';
 import { useMaxExpandedSelections } from '../limits/use-max-expanded-selections.js';
@@ -15,23 +15,24 @@ import { useQueryStringJson } from './use-query-string-json.js';
 import { useTrustedDocuments } from './use-trusted-documents.js';
 import { useUpstreamSearchBudget } from '../limits/use-upstream-search-budget.js';
 
-/** The settings that shape what Yoga accepts. */
-export type YogaProtection = Pick<
-  GatewayConfig,
-  | 'production'
-  | 'graphiql'
-  | 'introspection'
-  | 'maxDocumentLength'
-  | 'maxDepth'
-  | 'maxAliases'
-  | 'maxDirectives'
-  | 'maxTokens'
-  | 'maxExpandedSelections'
-  | 'maxUpstreamSearches'
-  | 'batchingLimit'
-  | 'trustedDocuments'
-  | 'allowArbitraryOperations'
->;
+/** The settings that shape what Yoga accepts; the gateway's config has them all. */
+export interface YogaProtection {
+  /** Field suggestions off. */
+  production: boolean;
+  graphiql: boolean;
+  introspection: boolean;
+  maxDocumentLength: number;
+  maxDepth: number;
+  maxAliases: number;
+  maxDirectives: number;
+  maxTokens: number;
+  maxExpandedSelections: number;
+  maxUpstreamSearches: number;
+  /** Most operations in one batched request; 0: batching off. */
+  batchingLimit: number;
+  trustedDocuments: TrustedDocuments | undefined;
+  allowArbitraryOperations: boolean;
+}
 
 /**
  * Armor's rules throw by default, which Yoga answers as an execution error

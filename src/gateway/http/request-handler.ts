@@ -2,13 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { acceptsAnAnswer, ANSWER_MEDIA_TYPES, isReadableBody, REQUEST_MEDIA_TYPES } from './media-types.js';
 import { isBatchBody } from '../graphql/batch-body.js';
-import { createAccessPolicy, type AccessDecision, type Client } from '../access/client-access.js';
+import type { AccessDecision, Client } from '../access/client-access.js';
 import { clientAddress, networkOf } from '../access/client-address.js';
-import { RateLimiter } from '../limits/rate-limiter.js';
-import type { GatewayConfig } from '../config/gateway-config.js';
-import { createCorsPolicy, type CorsPolicy } from './cors.js';
+import type { RateLimiter } from '../limits/rate-limiter.js';
+import type { CorsPolicy } from './cors.js';
 import { crossSiteRefusal } from './csrf.js';
-import { refuseBeforeBody, type LingerBounds } from './early-refusal.js';
+import { type LingerBounds, refuseBeforeBody } from './early-refusal.js';
 import type { Logger } from '../logger.js';
 import { GRAPHQL_PATH, HEALTH_PATH } from '../paths.js';
 import { sendRejection, type Rejection } from './rejection.js';
@@ -37,31 +36,6 @@ export interface RequestHandlerOptions {
 
 /** `continueFirst`: the client waits for `100 Continue` before sending its body, which it gets only once every check has passed. */
 export type RequestHandler = (request: IncomingMessage, response: ServerResponse, continueFirst?: boolean) => void;
-
-/** The checks as the settings configure them, in front of `next`. */
-export function requestHandlerFor(
-  config: Omit<GatewayConfig, 'upstream'>,
-  next: RequestHandlerOptions['next'],
-  logger: Logger,
-  connectionOverCap: RequestHandlerOptions['connectionOverCap'],
-): RequestHandler {
-  return createRequestHandler({
-    next,
-    cors: createCorsPolicy(config.corsAllowedOrigins),
-    checkAccess: createAccessPolicy({ apiKeys: config.apiKeys, jwt: config.jwt, allowAnonymous: config.allowAnonymous }),
-    rateLimiter:
-      config.rateLimitPerMinute > 0
-        ? new RateLimiter({ perMinute: config.rateLimitPerMinute, burst: config.rateLimitBurst, maxClients: config.rateLimitMaxClients })
-        : undefined,
-    maxBodyBytes: config.maxBodyBytes,
-    batchingLimit: config.batchingLimit,
-    trustedProxyCount: config.trustedProxyCount,
-    graphiql: config.graphiql,
-    connectionOverCap,
-    refusalLinger: { ms: config.refusalLingerMs, bytes: config.refusalLingerBytes },
-    logger,
-  });
-}
 
 /**
  * Every check that needs only the HTTP request, in front of Yoga: CORS,
