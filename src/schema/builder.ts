@@ -4,7 +4,7 @@ import DataloaderPlugin from '@pothos/plugin-dataloader';
 import RelayPlugin, { decodeGlobalID as decodeRelayGlobalID } from '@pothos/plugin-relay';
 import ValidationPlugin from '@pothos/plugin-validation';
 import type { GatewayContext } from './context.js';
-import { BadUserInputError, badArgumentsError } from './errors.js';
+import { BadUserInputError } from '../errors/field-errors.js';
 
 export const builder = new SchemaBuilder<{
   Context: GatewayContext;
@@ -48,7 +48,7 @@ export const builder = new SchemaBuilder<{
     nodesQueryOptions: false,
   },
   validation: {
-    validationError: (failure) => badArgumentsError(failure.issues),
+    validationError: (failure) => BadUserInputError.fromIssues(failure.issues),
   },
 });
 

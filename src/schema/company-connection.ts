@@ -6,9 +6,9 @@ import { normalizeSearchQuery, searchQueryKey } from '../upstream/search-query.j
 import { builder } from './builder.js';
 import { CompanyRef } from './company.js';
 import { decodeCursor, encodeCursor, searchFingerprint } from './cursor.js';
-import { InvalidUpstreamFieldError } from './errors.js';
+import { InvalidUpstreamFieldError } from '../errors/field-errors.js';
 import { checkQueryLength, resolvePageSize, searchArgs } from './search-arguments.js';
-import { staleWarning } from './stale-warning.js';
+import { staleDataWarning } from '../errors/warnings.js';
 
 interface CompanyConnectionShape {
   edges: { cursor: string; node: Company }[];
@@ -71,7 +71,7 @@ builder.queryField('searchCompanies', (t) =>
       context.notes.recordData(page.freshUntil);
       if (page.servedOnError) {
         const path = responsePathAsArray(info.path);
-        context.notes.addWarning(staleWarning(page.servedOnError, page.fetchedAt, 'this search', path));
+        context.notes.addWarning(staleDataWarning(page.servedOnError, page.fetchedAt, 'this search', path));
       }
       for (const position of page.omitted) {
         const upstreamField = `results[${position % UPSTREAM_MAX_PAGE_SIZE}]`;

@@ -4,11 +4,11 @@ import { AvatarRef } from './avatar.js';
 import { builder } from './builder.js';
 import { CompanyStatusRef, toCompanyStatus } from './company-status.js';
 import { isCountryCode } from './country-code.js';
-import { BadUserInputError } from './errors.js';
+import { BadUserInputError } from '../errors/field-errors.js';
 import type { GatewayContext } from './context.js';
 import { checkQueryLength, companyNumberArgs, jurisdictionArgs } from './search-arguments.js';
 import { PreviousNameRef } from './previous-name.js';
-import { staleWarning } from './stale-warning.js';
+import { staleDataWarning } from '../errors/warnings.js';
 import { reportInvalidField, upstreamFieldsOf } from './upstream-field.js';
 
 const field = upstreamFieldsOf<Company>();
@@ -50,7 +50,7 @@ export const CompanyRef = builder.loadableNode('Company', {
           const lookup = await context.upstream.findCompany(jurisdiction, companyNumber, context.deadline);
           context.notes.recordData(lookup.freshUntil);
           if (lookup.servedOnError) {
-            context.notes.addWarning(staleWarning(lookup.servedOnError, lookup.fetchedAt, `company ${key}`));
+            context.notes.addWarning(staleDataWarning(lookup.servedOnError, lookup.fetchedAt, `company ${key}`));
           }
           return lookup.company;
         } catch (error) {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { BadUserInputError } from './errors.js';
+import { BadUserInputError } from '../errors/field-errors.js';
 
 /**
  * Cursors are opaque to clients and bound to their search: each carries a

@@ -1,12 +1,5 @@
 import type { GraphQLError } from 'graphql';
-
-/** Something a client should know about data it did get, e.g. that it is stale because the upstream failed. */
-export interface ResponseWarning {
-  code: string;
-  message: string;
-  path?: readonly (string | number)[];
-  [detail: string]: unknown;
-}
+import type { ResponseWarning } from '../errors/warnings.js';
 
 /**
  * What resolvers note about the response while still returning data: partial

@@ -1,4 +1,5 @@
-import { GraphQLError, Kind } from 'graphql';
+import { Kind } from 'graphql';
+import { BadScalarValueError } from '../errors/field-errors.js';
 import { DateResolver, DateTimeResolver, URLResolver } from 'graphql-scalars';
 import { builder } from './builder.js';
 
@@ -8,7 +9,7 @@ builder.addScalarType('URL', URLResolver);
 
 function readCountryCode(value: unknown): string {
   if (typeof value !== 'string') {
-    throw new GraphQLError('CountryCode must be a string such as "GB"', { extensions: { code: 'BAD_USER_INPUT' } });
+    throw new BadScalarValueError('CountryCode must be a string such as "GB"');
   }
   return value.trim().toUpperCase();
 }

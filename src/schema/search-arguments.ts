@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { UPSTREAM_MAX_PAGE_SIZE } from '../upstream/search-call.js';
 import { builder } from './builder.js';
 import { isCountryCode } from './country-code.js';
-import { BadUserInputError } from './errors.js';
+import { BadUserInputError } from '../errors/field-errors.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
 

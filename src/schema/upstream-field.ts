@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { InvalidFields } from '../upstream/company.js';
 import type { GatewayContext } from './context.js';
-import { InvalidUpstreamFieldError } from './errors.js';
+import { InvalidUpstreamFieldError } from '../errors/field-errors.js';
 
 interface ReadFromUpstream {
   invalid?: InvalidFields;

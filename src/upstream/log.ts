@@ -1,4 +1,4 @@
-import { isHeldBack, UpstreamError } from './errors.js';
+import { isHeldBack, UpstreamError } from '../errors/upstream-errors.js';
 
 /** Where the upstream client reports what operators should see; pino's logger fits. */
 export interface UpstreamLog {

@@ -1,5 +1,5 @@
 import { setTimeout as pause } from 'node:timers/promises';
-import { UpstreamAuthError } from './errors.js';
+import { UpstreamAuthError } from '../errors/upstream-errors.js';
 import { reportFailure, type UpstreamLog } from './log.js';
 import type { Clock } from './resilience/clock.js';
 import { retryDelay, type RetryPolicy } from './resilience/retry-policy.js';

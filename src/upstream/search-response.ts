@@ -1,5 +1,5 @@
 import type { Address, Avatar, Company, InvalidFields, PreviousName } from './company.js';
-import { UpstreamBadResponseError } from './errors.js';
+import { UpstreamBadResponseError } from '../errors/upstream-errors.js';
 
 export interface SearchResponse {
   /**

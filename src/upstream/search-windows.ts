@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Company } from './company.js';
-import { UpstreamError, type UpstreamErrorCode, UpstreamRejectedQueryError } from './errors.js';
+import { UpstreamError, type UpstreamErrorCode, UpstreamRejectedQueryError } from '../errors/upstream-errors.js';
 import { reportFailure, type UpstreamLog } from './log.js';
 import { type Deadline, waitWithin } from './resilience/deadline.js';
 import { SEARCH_ENDPOINT, UPSTREAM_MAX_PAGE_SIZE, type WindowRequest } from './search-call.js';

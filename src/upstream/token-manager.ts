@@ -1,4 +1,5 @@
-import { UpstreamAuthError, UpstreamTransientError, errorForStatus } from './errors.js';
+import { UpstreamAuthError, UpstreamTransientError } from '../errors/upstream-errors.js';
+import { errorForStatus } from './status-error.js';
 import { reportFailure, type UpstreamLog } from './log.js';
 import { systemClock, type Clock } from './resilience/clock.js';
 import { exponentialDelay, FailureBackoff } from './resilience/failure-backoff.js';

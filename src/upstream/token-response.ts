@@ -1,4 +1,4 @@
-import { UpstreamBadResponseError } from './errors.js';
+import { UpstreamBadResponseError } from '../errors/upstream-errors.js';
 
 export interface TokenResponse {
   accessToken: string;

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
-import { UpstreamBadResponseError, UpstreamTimeoutError, UpstreamUnavailableError } from './errors.js';
+import { UpstreamBadResponseError, UpstreamTimeoutError, UpstreamUnavailableError } from '../errors/upstream-errors.js';
 import type { UpstreamLog } from './log.js';
 import { CircuitBreaker } from './resilience/circuit-breaker.js';
 import { ConcurrencyLimit } from './resilience/concurrency-limit.js';

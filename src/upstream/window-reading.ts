@@ -1,4 +1,5 @@
-import { UpstreamRejectedQueryError, errorForStatus } from './errors.js';
+import { UpstreamRejectedQueryError } from '../errors/upstream-errors.js';
+import { errorForStatus } from './status-error.js';
 import { reportFailure, type UpstreamLog } from './log.js';
 import { repeatedSlots } from './repeated-results.js';
 import type { SearchQuery } from './search-query.js';

@@ -2,8 +2,8 @@ import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/gateway/logger.js';
 import { createErrorMasker } from '../../src/gateway/graphql/mask-error.js';
-import { UpstreamTimeoutError } from '../../src/upstream/errors.js';
-import { BadUserInputError } from '../../src/schema/errors.js';
+import { UpstreamTimeoutError } from '../../src/errors/upstream-errors.js';
+import { BadUserInputError } from '../../src/errors/field-errors.js';
 
 function masker() {
   const logs: string[] = [];

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { AuthUnavailableError, UnauthenticatedError } from '../../errors/access-refusals.js';
 import { API_KEY_HEADER, matchApiKey, type ApiKey } from './api-keys.js';
 import { createJwtVerifier, InvalidTokenError, type JwtSettings } from './jwt.js';
 
@@ -15,10 +16,7 @@ export interface Client {
   key: string;
 }
 
-export type AccessDecision =
-  | { allowed: true; client: Client }
-  | { allowed: false; status: 401; message: string; challenge: string }
-  | { allowed: false; status: 503; message: string; detail: string };
+export type AccessDecision = { allowed: true; client: Client } | { allowed: false; refusal: UnauthenticatedError | AuthUnavailableError };
 
 export const AUTH_REALM = 'company-search';
 
@@ -45,12 +43,12 @@ export function createAccessPolicy(settings: AccessSettings): (headers: Incoming
         : 'A bearer token is required in the Authorization header';
   const deny = (message: string, bearerError?: string): AccessDecision => ({
     allowed: false,
-    status: 401,
-    message,
-    challenge:
+    refusal: new UnauthenticatedError(
+      message,
       bearerError && verifyJwt
         ? `Bearer realm="${AUTH_REALM}", error="invalid_token", error_description="${quotedStringContent(bearerError)}"`
         : challenge,
+    ),
   });
 
   return async (headers, address) => {
@@ -73,12 +71,7 @@ export function createAccessPolicy(settings: AccessSettings): (headers: Incoming
         return { allowed: true, client: { kind: 'jwt', key: `sub:${subject}` } };
       } catch (error) {
         if (error instanceof InvalidTokenError) return deny(error.message, error.message);
-        return {
-          allowed: false,
-          status: 503,
-          message: 'Bearer tokens cannot be checked right now; try again shortly',
-          detail: error instanceof Error ? error.message : String(error),
-        };
+        return { allowed: false, refusal: new AuthUnavailableError(error instanceof Error ? error.message : String(error)) };
       }
     }
     if (settings.allowAnonymous) return { allowed: true, client: { kind: 'anonymous', key: `ip:${address}` } };

@@ -8,9 +8,9 @@ export const JWKS_BACKOFF_MAX_MS = 30_000;
 /** Far above any real key set (a few KiB); a larger answer is refused rather than read. */
 export const MAX_JWKS_BYTES = 256 * 1024;
 
-/** The keys to check the token with could not be fetched; not the client's fault. */
+/** The keys to check the token with could not be fetched; not the client's fault. The client gets an AuthUnavailableError. */
 export class TokenKeysUnavailableError extends Error {
-  readonly code = 'TOKEN_KEYS_UNAVAILABLE';
+  override readonly name = 'TokenKeysUnavailableError';
 }
 
 /**

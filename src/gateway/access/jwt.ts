@@ -15,9 +15,9 @@ export const JWT_CLOCK_TOLERANCE_SECONDS = 5;
 /** Signature algorithms accepted from a JWKS; `none` and HMAC never are, so a public key cannot be used as a secret. */
 export const JWKS_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
 
-/** The token is not acceptable; the message says why without quoting it. */
+/** The token is not acceptable; the message says why without quoting it. The client gets it as an UnauthenticatedError. */
 export class InvalidTokenError extends Error {
-  readonly code = 'INVALID_TOKEN';
+  override readonly name = 'InvalidTokenError';
 }
 
 type JwtVerifier = (token: string) => Promise<{ subject: string }>;

@@ -31,11 +31,10 @@ export interface GatewayConfig
 
 /** Every problem found in the environment, one line each. */
 export class ConfigError extends Error {
-  readonly code = 'INVALID_CONFIG';
+  override readonly name = 'ConfigError';
 
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
-    this.name = 'ConfigError';
   }
 }
 

@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { maskError as maskUnexpectedError, type YogaServerOptions } from 'graphql-yoga';
-import { UpstreamError } from '../../upstream/errors.js';
+import { UpstreamError } from '../../errors/upstream-errors.js';
 import type { Logger } from '../logger.js';
 
 type MaskError = NonNullable<Exclude<YogaServerOptions<object, object>['maskedErrors'], boolean | undefined>['maskError']>;

@@ -1,5 +1,5 @@
-import type { GraphQLError } from 'graphql';
-import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
+import type { GraphQLParams, Plugin } from 'graphql-yoga';
+import { BadRequestError } from '../../errors/request-errors.js';
 
 /** The Content-Types Yoga reads as a JSON body, matched as Yoga matches them. */
 const JSON_MEDIA_TYPES = ['application/json', 'application/graphql+json'];
@@ -30,7 +30,7 @@ export function useJsonBody(): Plugin {
     onParams({ params }) {
       const operation: unknown = params;
       if (!isObject(operation)) {
-        throw refusal(`Each operation of a batch must be a JSON object such as ${EXAMPLE}, not ${describe(operation)}`);
+        throw new BadRequestError(`Each operation of a batch must be a JSON object such as ${EXAMPLE}, not ${describe(operation)}`);
       }
     },
   };
@@ -42,10 +42,10 @@ async function parseJsonBody(request: Request): Promise<GraphQLParams | GraphQLP
   try {
     body = JSON.parse(text);
   } catch (error) {
-    throw refusal(`The request body is not valid JSON: ${syntaxProblem(error)}`);
+    throw new BadRequestError(`The request body is not valid JSON: ${syntaxProblem(error)}`);
   }
   if (body === null || typeof body !== 'object') {
-    throw refusal(`The request body must be a JSON object such as ${EXAMPLE}, not ${describe(body)}`);
+    throw new BadRequestError(`The request body must be a JSON object such as ${EXAMPLE}, not ${describe(body)}`);
   }
   return body as GraphQLParams | GraphQLParams[];
 }
@@ -75,8 +75,4 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'boolean' ? String(value) : `a ${typeof value}`;
-}
-
-function refusal(message: string): GraphQLError {
-  return createGraphQLError(message, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
 }

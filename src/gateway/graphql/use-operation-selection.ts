@@ -1,5 +1,6 @@
-import { type GraphQLError, Kind, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { Kind, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { BadRequestError } from '../../errors/request-errors.js';
 
 /** Longest piece of a client's input repeated in a message. */
 const ECHO_LIMIT = 100;
@@ -18,7 +19,7 @@ export function useOperationSelection(): Plugin {
     },
     onParams({ params }) {
       if (params.operationName != null && typeof params.operationName !== 'string') {
-        throw refusal(
+        throw new BadRequestError(
           `"operationName" must be a string, got ${Array.isArray(params.operationName) ? 'an array' : typeof params.operationName}`,
         );
       }
@@ -39,17 +40,17 @@ function selectOperation(document: DocumentNode, operationName: string | undefin
     (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
   );
   if (operations.length === 0) {
-    throw refusal('The document holds no operation to execute; send a query such as "{ searchCompanies(…) { … } }"');
+    throw new BadRequestError('The document holds no operation to execute; send a query such as "{ searchCompanies(…) { … } }"');
   }
   if (operationName === undefined || operationName === '') {
     if (operations.length === 1) return operations[0]!;
-    throw refusal(`The document holds ${operations.length} operations; say which to execute in "operationName"`);
+    throw new BadRequestError(`The document holds ${operations.length} operations; say which to execute in "operationName"`);
   }
   const named = operations.filter((operation) => operation.name?.value === operationName);
   if (named.length === 1) return named[0]!;
-  if (named.length > 1) throw refusal(`The document holds more than one operation named ${echo(operationName)}`);
+  if (named.length > 1) throw new BadRequestError(`The document holds more than one operation named ${echo(operationName)}`);
   const names = operations.map((operation) => operation.name?.value).filter((name) => name !== undefined);
-  throw refusal(
+  throw new BadRequestError(
     `The document holds no operation named ${echo(operationName)}${names.length > 0 ? `; it has ${names.map(echo).join(', ')}` : ''}`,
   );
 }
@@ -59,13 +60,9 @@ function checkSupported(operation: OperationDefinitionNode, schema: GraphQLSchem
   // A mutation over GET gets Yoga's 405 whether or not the schema has mutations.
   if (operation.operation === 'mutation' && method === 'GET') return;
   const rootType = operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
-  if (!rootType) throw refusal(`This gateway has no ${operation.operation}s; only queries are executed`);
+  if (!rootType) throw new BadRequestError(`This gateway has no ${operation.operation}s; only queries are executed`);
 }
 
 function echo(value: string): string {
   return JSON.stringify(value.length > ECHO_LIMIT ? `${value.slice(0, ECHO_LIMIT)}…` : value);
-}
-
-function refusal(message: string): GraphQLError {
-  return createGraphQLError(message, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
 }

@@ -1,4 +1,5 @@
-import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
+import { BadRequestError } from '../../errors/request-errors.js';
 
 const JSON_PARAMETERS = ['variables', 'extensions'];
 const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
@@ -33,9 +34,7 @@ function checkJson(parameters: URLSearchParams, where: string): void {
     try {
       JSON.parse(raw);
     } catch {
-      throw createGraphQLError(`The "${name}" ${where} must be a JSON object, and is not JSON`, {
-        extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
-      });
+      throw new BadRequestError(`The "${name}" ${where} must be a JSON object, and is not JSON`);
     }
   }
 }

@@ -1,5 +1,6 @@
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
+import { BadRequestError, TrustedDocumentNotFoundError, TrustedDocumentRequiredError } from '../../errors/request-errors.js';
 import type { TrustedDocuments } from './trusted-documents.js';
 
 /** The request parameter that names a trusted document, as the GraphQL-over-HTTP persisted documents proposal spells it. */
@@ -17,21 +18,15 @@ export interface TrustedDocumentsOptions {
  * Unless arbitrary operations are allowed, a request with a `query` is refused.
  */
 export function useTrustedDocuments({ manifest, allowArbitraryOperations }: TrustedDocumentsOptions): Plugin {
-  const refuse = (message: string, code: string) => ({ message, extensions: { code, http: { status: 400 } } });
+  const missingId = `Send ${allowArbitraryOperations ? '"query", or ' : ''}"${DOCUMENT_ID_PARAM}" with the id of a trusted document`;
   return usePersistedOperations({
     allowArbitraryOperations,
     extractPersistedOperationId: documentIdOf,
     getPersistedOperation: (id) => manifest.documents.get(id) ?? null,
     customErrors: {
-      persistedQueryOnly: refuse(
-        `Only trusted documents are executed here: send "${DOCUMENT_ID_PARAM}" with the id of an operation from the manifest instead of "query"`,
-        'TRUSTED_DOCUMENT_REQUIRED',
-      ),
-      keyNotFound: refuse(
-        `Send ${allowArbitraryOperations ? '"query", or ' : ''}"${DOCUMENT_ID_PARAM}" with the id of a trusted document`,
-        'BAD_REQUEST',
-      ),
-      notFound: refuse(`"${DOCUMENT_ID_PARAM}" does not name a trusted document`, 'TRUSTED_DOCUMENT_NOT_FOUND'),
+      persistedQueryOnly: () => new TrustedDocumentRequiredError(DOCUMENT_ID_PARAM),
+      keyNotFound: () => new BadRequestError(missingId),
+      notFound: () => new TrustedDocumentNotFoundError(DOCUMENT_ID_PARAM),
     },
   });
 }

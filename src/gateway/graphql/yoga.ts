@@ -1,5 +1,6 @@
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga } from 'graphql-yoga';
+import { UNEXPECTED_ERROR_MESSAGE } from '../../errors/internal-error.js';
 import type { GatewayContext, SearchLimits } from '../../schema/context.js';
 import { schema } from '../../schema/index.js';
 import { ResponseNotes } from '../../schema/response-notes.js';
@@ -52,7 +53,7 @@ export function createGateway({ upstream, limits, requestDeadlineMs, logger, pro
     // Served from the package itself, not a CDN, so GraphiQL works on closed networks.
     renderGraphiQL,
     // isDev false: never a stack trace or an original message in an answer, whatever NODE_ENV says; logs have them.
-    maskedErrors: { maskError: createErrorMasker(logger), isDev: false },
+    maskedErrors: { maskError: createErrorMasker(logger), errorMessage: UNEXPECTED_ERROR_MESSAGE, isDev: false },
     logging: {
       debug: forwardTo(logger, 'debug'),
       info: forwardTo(logger, 'info'),

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { writeRejection, type Rejection } from './rejection.js';
+import type { Refusal } from '../../errors/refusal.js';
+import { writeRejection } from './rejection.js';
 
 /** How much of an unwanted request body is read after refusing it, and for how long: whichever comes first ends it. */
 export interface LingerBounds {
@@ -25,9 +26,9 @@ export function isLingering(socket: Duplex): boolean {
  * So the rest of the body is read and thrown away, within `bounds`; a client
  * that reads while it writes sees the refusal, stops and closes first.
  */
-export function refuseBeforeBody(response: ServerResponse, rejection: Rejection, bounds: LingerBounds): void {
+export function refuseBeforeBody(response: ServerResponse, refusal: Refusal, bounds: LingerBounds): void {
   const request = response.req;
-  writeRejection(response, { ...rejection, closeConnection: true });
+  writeRejection(response, refusal, true);
   if (request.readableEnded || request.destroyed) {
     response.end();
     return;

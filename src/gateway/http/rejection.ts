@@ -1,50 +1,27 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-
-/** Why the node-level checks refused a request, as `extensions.code`. */
-export type RejectionCode =
-  | 'UNAUTHENTICATED'
-  | 'RATE_LIMITED'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'CROSS_SITE_REQUEST_REFUSED'
-  | 'CORS_ORIGIN_NOT_ALLOWED'
-  | 'AUTH_UNAVAILABLE'
-  | 'NOT_ACCEPTABLE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'NOT_FOUND'
-  | 'INTERNAL_SERVER_ERROR'
-  | 'BAD_REQUEST'
-  | 'REQUEST_TIMEOUT'
-  | 'TOO_MANY_CONNECTIONS';
-
-export interface Rejection {
-  status: number;
-  code: RejectionCode;
-  message: string;
-  headers?: Record<string, string>;
-  /** Stop reading the request: its body is not wanted and the connection is closed after the answer. */
-  closeConnection?: boolean;
-}
+import { HeadersTooLargeError, MalformedHttpError, RequestTimeoutError } from '../../errors/http-refusals.js';
+import type { Refusal } from '../../errors/refusal.js';
 
 /** A GraphQL-shaped error body, so clients read every refusal the way they read any GraphQL error. */
-function rejectionBody(code: RejectionCode, message: string): string {
-  return JSON.stringify({ errors: [{ message, extensions: { code } }] });
+function refusalBody(refusal: Refusal): string {
+  return JSON.stringify({ errors: [{ message: refusal.message, extensions: { code: refusal.code } }] });
 }
 
-export function sendRejection(response: ServerResponse, rejection: Rejection): void {
-  writeRejection(response, rejection);
+export function sendRejection(response: ServerResponse, refusal: Refusal): void {
+  writeRejection(response, refusal);
   response.end();
 }
 
 /** Writes the whole refusal, status to last byte, and leaves ending the response to the caller. */
-export function writeRejection(response: ServerResponse, rejection: Rejection): void {
-  const body = rejectionBody(rejection.code, rejection.message);
-  response.writeHead(rejection.status, {
-    ...rejection.headers,
+export function writeRejection(response: ServerResponse, refusal: Refusal, closeConnection = refusal.closeConnection): void {
+  const body = refusalBody(refusal);
+  response.writeHead(refusal.status, {
+    ...refusal.headers,
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
     'cache-control': 'no-store',
-    ...(rejection.closeConnection ? { connection: 'close' } : {}),
+    ...(closeConnection ? { connection: 'close' } : {}),
   });
   response.write(body);
 }
@@ -58,14 +35,14 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     socket.destroy();
     return;
   }
-  const [status, code, message]: [number, RejectionCode, string] =
+  const refusal =
     error.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'BAD_REQUEST', 'The request headers are larger than this server accepts']
+      ? new HeadersTooLargeError()
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'REQUEST_TIMEOUT', 'The request was not received in time']
-        : [400, 'BAD_REQUEST', `The request is not valid HTTP/1.1 (${error.code ?? 'unparsable'})`];
-  const body = rejectionBody(code, message);
+        ? new RequestTimeoutError()
+        : new MalformedHttpError(error.code);
+  const body = refusalBody(refusal);
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 }

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 
-/** The client closed the connection before its whole request body arrived: nobody is left to answer. */
+/** The client closed the connection before its whole request body arrived: nobody is left to answer, so no client ever sees this. */
 export class ClientGoneError extends Error {
-  readonly code = 'CLIENT_GONE';
+  override readonly name = 'ClientGoneError';
 }
 
 /**

@@ -10,7 +10,20 @@ import { crossSiteRefusal } from './csrf.js';
 import { type LingerBounds, refuseBeforeBody } from './early-refusal.js';
 import type { Logger } from '../logger.js';
 import { GRAPHQL_PATH, HEALTH_PATH } from '../paths.js';
-import { sendRejection, type Rejection } from './rejection.js';
+import { AuthUnavailableError, RateLimitedError } from '../../errors/access-refusals.js';
+import {
+  BatchTooLargeError,
+  CorsOriginNotAllowedError,
+  CrossSiteRequestRefusedError,
+  NotAcceptableError,
+  NotFoundError,
+  PayloadTooLargeError,
+  TooManyConnectionsError,
+  UnsupportedMediaTypeError,
+} from '../../errors/http-refusals.js';
+import { InternalServerError } from '../../errors/internal-error.js';
+import type { Refusal } from '../../errors/refusal.js';
+import { sendRejection } from './rejection.js';
 import { ClientGoneError, readBody } from './request-body.js';
 import { originForm } from './request-target.js';
 
@@ -58,7 +71,7 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
       }
       logger.error({ err: error }, 'Request handling failed');
       if (!response.headersSent) {
-        sendRejection(response, { status: 500, code: 'INTERNAL_SERVER_ERROR', message: 'Unexpected error.', closeConnection: true });
+        sendRejection(response, new InternalServerError());
       } else {
         response.destroy();
       }
@@ -73,43 +86,29 @@ async function handle(
   continueFirst: boolean,
 ): Promise<void> {
   if (options.connectionOverCap(request.socket)) {
-    return reject(options, response, {
-      status: 503,
-      code: 'TOO_MANY_CONNECTIONS',
-      message: 'The server has as many connections open as it serves (MAX_CONNECTIONS); try again in 1 s',
-      headers: { 'retry-after': '1' },
-      closeConnection: true,
-    });
+    return reject(options, response, new TooManyConnectionsError());
   }
   const method = request.method ?? 'GET';
   const path = (request.url ?? '/').split('?', 1)[0];
   if (path === HEALTH_PATH) return void options.next(request, response, undefined);
   if (path !== GRAPHQL_PATH) {
-    return reject(options, response, { status: 404, code: 'NOT_FOUND', message: `Nothing here; GraphQL is served at ${GRAPHQL_PATH}` });
+    return reject(options, response, new NotFoundError(GRAPHQL_PATH));
   }
   if (method === 'OPTIONS') return answerOptions(options.cors, request, response);
 
   const refused = crossSiteRefusal(method, request.headers, options.cors.allows);
-  if (refused) return reject(options, response, { status: 403, code: 'CROSS_SITE_REQUEST_REFUSED', message: refused });
+  if (refused) return reject(options, response, new CrossSiteRequestRefusedError(refused));
 
   if (method === 'POST' && !isReadableBody(request.headers['content-type'])) {
-    return reject(options, response, {
-      status: 415,
-      code: 'UNSUPPORTED_MEDIA_TYPE',
-      message: `Send the request as ${REQUEST_MEDIA_TYPES[0]}${request.headers['content-type'] ? `, not ${request.headers['content-type']}` : '; the Content-Type header is missing'}`,
-    });
+    return reject(options, response, new UnsupportedMediaTypeError(request.headers['content-type'], REQUEST_MEDIA_TYPES[0]!));
   }
 
   const declared = Number(request.headers['content-length'] ?? 0);
-  if (declared > options.maxBodyBytes) return reject(options, response, tooLarge(options.maxBodyBytes));
+  if (declared > options.maxBodyBytes) return reject(options, response, new PayloadTooLargeError(options.maxBodyBytes));
 
   const graphiqlPage = options.graphiql && method === 'GET' && (request.headers.accept ?? '').includes('text/html');
   if (!graphiqlPage && !acceptsAnAnswer(request.headers.accept)) {
-    return reject(options, response, {
-      status: 406,
-      code: 'NOT_ACCEPTABLE',
-      message: `Answers are ${ANSWER_MEDIA_TYPES.join(', ')} in UTF-8; the Accept header (${request.headers.accept}) allows none of them`,
-    });
+    return reject(options, response, new NotAcceptableError(request.headers.accept, ANSWER_MEDIA_TYPES));
   }
 
   const address = networkOf(clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], options.trustedProxyCount));
@@ -120,16 +119,10 @@ async function handle(
     // Failed attempts count against the address, so guessing keys is rate limited too.
     const limited = rateLimited(options, `ip:${address}`);
     if (limited) return reject(options, response, limited);
-    if (access.status === 503) {
-      options.logger.warn({ detail: access.detail }, 'Bearer token keys unavailable');
-      return reject(options, response, { status: 503, code: 'AUTH_UNAVAILABLE', message: access.message, headers: { 'retry-after': '5' } });
+    if (access.refusal instanceof AuthUnavailableError) {
+      options.logger.warn({ detail: access.refusal.detail }, 'Bearer token keys unavailable');
     }
-    return reject(options, response, {
-      status: 401,
-      code: 'UNAUTHENTICATED',
-      message: access.message,
-      headers: { 'www-authenticate': access.challenge },
-    });
+    return reject(options, response, access.refusal);
   }
 
   const limited = rateLimited(options, access.client.key);
@@ -139,7 +132,7 @@ async function handle(
   if (method !== 'GET' && method !== 'HEAD') {
     if (continueFirst) response.writeContinue();
     body = await readBody(request, options.maxBodyBytes);
-    if (body === undefined) return reject(options, response, tooLarge(options.maxBodyBytes), access.client);
+    if (body === undefined) return reject(options, response, new PayloadTooLargeError(options.maxBodyBytes), access.client);
     const batchRefused = chargeBatch(options, access.client.key, body);
     if (batchRefused) return reject(options, response, batchRefused, access.client);
   }
@@ -150,26 +143,17 @@ function answerOptions(cors: CorsPolicy, request: IncomingMessage, response: Ser
   const origin = request.headers.origin;
   const preflight = origin !== undefined && request.headers['access-control-request-method'] !== undefined;
   if (preflight && !cors.allows(origin)) {
-    sendRejection(response, {
-      status: 403,
-      code: 'CORS_ORIGIN_NOT_ALLOWED',
-      message: `Origin ${origin} is not allowed: it is not in CORS_ALLOWED_ORIGINS`,
-    });
+    sendRejection(response, new CorsOriginNotAllowedError(origin));
     return;
   }
   response.writeHead(204, { allow: 'GET, POST, OPTIONS', ...(preflight ? cors.preflightHeaders(origin) : {}) });
   response.end();
 }
 
-function rateLimited(options: RequestHandlerOptions, clientKey: string, count = 1): Rejection | undefined {
+function rateLimited(options: RequestHandlerOptions, clientKey: string, count = 1): Refusal | undefined {
   const decision = options.rateLimiter?.take(clientKey, count);
   if (decision === undefined || decision.allowed) return undefined;
-  return {
-    status: 429,
-    code: 'RATE_LIMITED',
-    message: `Too many requests; try again in ${decision.retryAfterSeconds} s`,
-    headers: { 'retry-after': String(decision.retryAfterSeconds) },
-  };
+  return new RateLimitedError(decision.retryAfterSeconds);
 }
 
 /**
@@ -178,7 +162,7 @@ function rateLimited(options: RequestHandlerOptions, clientKey: string, count = 
  * operation: the one taken before reading, and the rest here. Only a body
  * starting with `[` is parsed; a batch Yoga will refuse anyway costs no more.
  */
-function chargeBatch(options: RequestHandlerOptions, clientKey: string, body: Buffer): Rejection | undefined {
+function chargeBatch(options: RequestHandlerOptions, clientKey: string, body: Buffer): Refusal | undefined {
   const limiter = options.rateLimiter;
   if (!limiter || options.batchingLimit === 0 || !isBatchBody(body)) {
     return undefined;
@@ -191,29 +175,14 @@ function chargeBatch(options: RequestHandlerOptions, clientKey: string, body: Bu
   } catch {
     return undefined;
   }
-  if (operations > limiter.burst) {
-    return {
-      status: 413,
-      code: 'PAYLOAD_TOO_LARGE',
-      message: `A batch may hold at most ${limiter.burst} operations here: each counts against the rate limit, and RATE_LIMIT_BURST is ${limiter.burst}`,
-    };
-  }
+  if (operations > limiter.burst) return new BatchTooLargeError(limiter.burst);
   return rateLimited(options, clientKey, operations - 1);
 }
 
-function tooLarge(maxBodyBytes: number): Rejection {
-  return {
-    status: 413,
-    code: 'PAYLOAD_TOO_LARGE',
-    message: `The request body is larger than ${maxBodyBytes} bytes`,
-    closeConnection: true,
-  };
-}
-
-function reject(options: RequestHandlerOptions, response: ServerResponse, rejection: Rejection, client?: Client): void {
-  options.logger.info({ status: rejection.status, code: rejection.code, client: client?.key }, 'Request refused');
-  if (bodyStillComing(response.req)) refuseBeforeBody(response, rejection, options.refusalLinger);
-  else sendRejection(response, rejection);
+function reject(options: RequestHandlerOptions, response: ServerResponse, refusal: Refusal, client?: Client): void {
+  options.logger.info({ status: refusal.status, code: refusal.code, client: client?.key }, 'Request refused');
+  if (bodyStillComing(response.req)) refuseBeforeBody(response, refusal, options.refusalLinger);
+  else sendRejection(response, refusal);
 }
 
 function bodyStillComing(request: IncomingMessage): boolean {

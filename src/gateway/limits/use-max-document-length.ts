@@ -1,4 +1,5 @@
-import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
+import { DocumentTooLargeError } from '../../errors/request-errors.js';
 
 /**
  * Refuses a document longer than `maxLength` characters before it is parsed,
@@ -12,9 +13,7 @@ export function useMaxDocumentLength({ maxLength }: { maxLength: number }): Plug
   return {
     onParams({ params }) {
       if (typeof params.query === 'string' && params.query.length > maxLength) {
-        throw createGraphQLError(`The GraphQL document is ${params.query.length} characters long; at most ${maxLength} are accepted`, {
-          extensions: { code: 'DOCUMENT_TOO_LARGE', http: { status: 400 } },
-        });
+        throw new DocumentTooLargeError(params.query.length, maxLength);
       }
     },
   };

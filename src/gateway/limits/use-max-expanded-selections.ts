@@ -1,5 +1,6 @@
 import type { DocumentNode } from 'graphql';
-import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
+import { OperationTooComplexError } from '../../errors/request-errors.js';
 import { expandedSelections } from './expanded-selections.js';
 
 export interface MaxExpandedSelectionsOptions {
@@ -29,12 +30,7 @@ export function useMaxExpandedSelections({ maxSelections }: MaxExpandedSelection
       }
       if (count <= maxSelections) return;
       // A result set here stands for validation's: the rules, ours and graphql-js's, never see the document.
-      setResult([
-        createGraphQLError(
-          `This document holds ${count === Number.MAX_SAFE_INTEGER ? 'more than ' : ''}${count} selections once its fragments are expanded where they are spread; at most ${maxSelections} are allowed. Spread each fragment fewer times, or send a smaller operation`,
-          { extensions: { code: 'OPERATION_TOO_COMPLEX' } },
-        ),
-      ]);
+      setResult([new OperationTooComplexError(count, maxSelections)]);
     },
   };
 }

@@ -1,7 +1,6 @@
 import {
   getNamedType,
   getOperationAST,
-  GraphQLError,
   isIntrospectionType,
   Kind,
   type ASTVisitor,
@@ -12,6 +11,7 @@ import {
   type ValidationContext,
 } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+import { IntrospectionDisabledError } from '../../errors/request-errors.js';
 import { perOperation } from './per-operation.js';
 
 /** The introspection field a client may still ask, on the query type, for an answer of null. */
@@ -59,11 +59,7 @@ function noIntrospectionButTypeLookups(context: ValidationContext): ASTVisitor {
         }
         const type = context.getType();
         if (type && isIntrospectionType(getNamedType(type))) {
-          context.reportError(
-            new GraphQLError(`GraphQL introspection has been disabled, but the requested query contained the field "${node.name.value}".`, {
-              nodes: node,
-            }),
-          );
+          context.reportError(new IntrospectionDisabledError(node.name.value, node));
         }
       },
       leave(node) {

@@ -14,7 +14,8 @@ import {
   type SelectionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
+import { SearchBudgetExceededError } from '../../errors/request-errors.js';
 import { perOperation } from './per-operation.js';
 
 /** The Query fields that each cost an upstream search. */
@@ -45,12 +46,7 @@ export function useUpstreamSearchBudget({ maxSearches }: UpstreamSearchBudgetOpt
       // Each search field in the document starts at most one search, so an operation with no more of them than allowed needs no count.
       if ((searchFieldCount?.(args.document, args.operationName) ?? Number.POSITIVE_INFINITY) <= maxSearches) return;
       const searches = countUpstreamSearches(args.schema, args.document, args.operationName, args.variableValues);
-      if (searches > maxSearches) {
-        throw createGraphQLError(
-          `This operation would make ${searches} distinct upstream searches; at most ${maxSearches} are allowed per operation (each searchCompanies, company or node field with different arguments counts)`,
-          { extensions: { code: 'UPSTREAM_SEARCH_BUDGET_EXCEEDED', http: { status: 400, spec: true } } },
-        );
-      }
+      if (searches > maxSearches) throw new SearchBudgetExceededError(searches, maxSearches);
     },
   };
 }

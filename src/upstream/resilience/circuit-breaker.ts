@@ -1,4 +1,4 @@
-import { UpstreamCircuitOpenError, UpstreamRateLimitHoldError } from '../errors.js';
+import { UpstreamCircuitOpenError, UpstreamRateLimitHoldError } from '../../errors/upstream-errors.js';
 import type { UpstreamLog } from '../log.js';
 import { systemClock, type Clock } from './clock.js';
 

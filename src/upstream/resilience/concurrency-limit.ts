@@ -1,4 +1,4 @@
-import { UpstreamTimeoutError } from '../errors.js';
+import { UpstreamTimeoutError } from '../../errors/upstream-errors.js';
 
 interface Waiter {
   grant(): void;

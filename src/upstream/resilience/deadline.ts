@@ -1,4 +1,4 @@
-import { UpstreamTimeoutError } from '../errors.js';
+import { UpstreamTimeoutError } from '../../errors/upstream-errors.js';
 
 /** How long one caller may wait for the upstream, and how it says it has gone. */
 export interface Deadline {

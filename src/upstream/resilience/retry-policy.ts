@@ -1,4 +1,4 @@
-import { isHeldBack, UpstreamRateLimitedError, UpstreamUnavailableError } from '../errors.js';
+import { isHeldBack, UpstreamRateLimitedError, UpstreamUnavailableError } from '../../errors/upstream-errors.js';
 
 /** The upstream advises waiting at least this long after a 429 that names no Retry-After. */
 export const RATE_LIMIT_BACKOFF_BASE_MS = 1_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UpstreamTimeoutError } from '../../../src/upstream/errors.js';
+import { UpstreamTimeoutError } from '../../../src/errors/upstream-errors.js';
 import { waitWithin } from '../../../src/upstream/resilience/deadline.js';
 
 const WHAT = 'GET /v1/company/search';

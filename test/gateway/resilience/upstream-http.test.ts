@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLookupService, type LookupService } from '../../../src/lookup-service/index.js';
-import { UpstreamTimeoutError } from '../../../src/upstream/errors.js';
+import { UpstreamTimeoutError } from '../../../src/errors/upstream-errors.js';
 import { UpstreamHttp } from '../../../src/upstream/upstream-http.js';
 
 const quiet = { debug: () => {}, info: () => {}, warn: () => {} };

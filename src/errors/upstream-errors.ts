@@ -1,3 +1,5 @@
+import { ClientError } from './client-error.js';
+
 /**
  * One class per kind of upstream failure, each with a stable `code` that the
  * gateway exposes as `extensions.code`. The message, which clients read, says
@@ -14,20 +16,14 @@ export type UpstreamErrorCode =
   | 'UPSTREAM_BAD_RESPONSE'
   | 'UPSTREAM_REJECTED_QUERY';
 
-export abstract class UpstreamError extends Error {
-  abstract readonly code: UpstreamErrorCode;
+export abstract class UpstreamError extends ClientError {
+  abstract override readonly code: UpstreamErrorCode;
   /** What failed where, e.g. `timed out on POST /v1/oauth/token (UND_ERR_HEADERS_TIMEOUT)`: for the log, never for clients. */
   readonly detail: string;
 
   constructor(message: string, detail: string, options?: ErrorOptions) {
     super(message, options);
-    this.name = new.target.name;
     this.detail = detail;
-  }
-
-  /** GraphQL servers copy a thrown error's `extensions` into the error they report, so clients get the code. */
-  get extensions(): { code: UpstreamErrorCode } {
-    return { code: this.code };
   }
 }
 
@@ -150,15 +146,4 @@ export class UpstreamRejectedQueryError extends UpstreamError {
   constructor(detail: string) {
     super('The company lookup service refused this search; change the search rather than repeating it.', detail);
   }
-}
-
-/** The error for a status that the endpoint's own handling does not expect. */
-export function errorForStatus(status: number, where: string, retryAfterMs?: number): UpstreamError {
-  if (status === 429) {
-    return new UpstreamRateLimitedError(`Company lookup service rate-limited ${where} (429)`, { retryAfterMs });
-  }
-  if (status >= 500) {
-    return new UpstreamUnavailableError(`Company lookup service failed on ${where} (${status})`, { retryAfterMs });
-  }
-  return new UpstreamBadResponseError(`Company lookup service answered ${where} with unexpected status ${status}`);
 }

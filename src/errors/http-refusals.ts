@@ -1,0 +1,101 @@
+import { Refusal } from './refusal.js';
+
+/** Seconds a client over MAX_CONNECTIONS is asked to wait. */
+export const TOO_MANY_CONNECTIONS_RETRY_AFTER_SECONDS = 1;
+
+export class NotFoundError extends Refusal {
+  readonly code = 'NOT_FOUND';
+
+  constructor(graphqlPath: string) {
+    super(`Nothing here; GraphQL is served at ${graphqlPath}`);
+  }
+}
+
+/** A browser request that looks forged from another site; `reason` says why and what would be accepted. */
+export class CrossSiteRequestRefusedError extends Refusal {
+  readonly code = 'CROSS_SITE_REQUEST_REFUSED';
+}
+
+/** A CORS preflight from an origin not allowed. */
+export class CorsOriginNotAllowedError extends Refusal {
+  readonly code = 'CORS_ORIGIN_NOT_ALLOWED';
+
+  constructor(origin: string) {
+    super(`Origin ${origin} is not allowed: it is not in CORS_ALLOWED_ORIGINS`);
+  }
+}
+
+/** A POST body the gateway does not read; `expected` is the type to send. */
+export class UnsupportedMediaTypeError extends Refusal {
+  readonly code = 'UNSUPPORTED_MEDIA_TYPE';
+
+  constructor(contentType: string | undefined, expected: string) {
+    super(`Send the request as ${expected}${contentType ? `, not ${contentType}` : '; the Content-Type header is missing'}`);
+  }
+}
+
+/** An Accept header that allows none of `answerTypes`, the first of which is the one to ask for. */
+export class NotAcceptableError extends Refusal {
+  readonly code = 'NOT_ACCEPTABLE';
+
+  constructor(accept: string | undefined, answerTypes: readonly string[]) {
+    super(`Answers are ${answerTypes.join(', ')} in UTF-8; the Accept header (${accept}) allows none of them`);
+  }
+}
+
+export class PayloadTooLargeError extends Refusal {
+  readonly code = 'PAYLOAD_TOO_LARGE';
+
+  constructor(maxBodyBytes: number) {
+    super(`The request body is larger than ${maxBodyBytes} bytes`, { closeConnection: true });
+  }
+}
+
+/** A batch of more operations than the rate limit lets a client make at once. */
+export class BatchTooLargeError extends Refusal {
+  readonly code = 'PAYLOAD_TOO_LARGE';
+
+  constructor(burst: number) {
+    super(`A batch may hold at most ${burst} operations here: each counts against the rate limit, and RATE_LIMIT_BURST is ${burst}`);
+  }
+}
+
+export class TooManyConnectionsError extends Refusal {
+  readonly code = 'TOO_MANY_CONNECTIONS';
+
+  constructor() {
+    super(
+      `The server has as many connections open as it serves (MAX_CONNECTIONS); try again in ${TOO_MANY_CONNECTIONS_RETRY_AFTER_SECONDS} s`,
+      { headers: { 'retry-after': String(TOO_MANY_CONNECTIONS_RETRY_AFTER_SECONDS) }, closeConnection: true },
+    );
+  }
+}
+
+/** Headers or the whole request not in within HEADERS_TIMEOUT_MS or REQUEST_TIMEOUT_MS. */
+export class RequestTimeoutError extends Refusal {
+  readonly code = 'REQUEST_TIMEOUT';
+
+  constructor() {
+    super('The request was not received in time', { closeConnection: true });
+  }
+}
+
+/** Request headers over Node's limit (16 KiB). */
+export class HeadersTooLargeError extends Refusal {
+  readonly code = 'BAD_REQUEST';
+
+  constructor() {
+    super('The request headers are larger than this server accepts', { status: 431, closeConnection: true });
+  }
+}
+
+/** Bytes Node's HTTP parser could not read as a request; `parserCode` is its reason, e.g. HPE_INVALID_METHOD. */
+export class MalformedHttpError extends Refusal {
+  readonly code = 'BAD_REQUEST';
+
+  constructor(parserCode: string | undefined) {
+    super(`The request is not valid HTTP/1.1 (${parserCode ?? 'unparsable'})`, {
+      closeConnection: true,
+    });
+  }
+}

@@ -1,0 +1,77 @@
+import type { ASTNode, GraphQLError } from 'graphql';
+import { CodedGraphQLError, RequestError } from './coded-graphql-error.js';
+
+/** A request that is not one Yoga can run: `message` says what is wrong with it and what to send. */
+export class BadRequestError extends RequestError {
+  constructor(message: string) {
+    super('BAD_REQUEST', message);
+  }
+}
+
+export class DocumentTooLargeError extends RequestError {
+  constructor(length: number, maxLength: number) {
+    super('DOCUMENT_TOO_LARGE', `The GraphQL document is ${length} characters long; at most ${maxLength} are accepted`);
+  }
+}
+
+/** `selections` is Number.MAX_SAFE_INTEGER when counting stopped there. */
+export class OperationTooComplexError extends RequestError {
+  constructor(selections: number, maxSelections: number) {
+    super(
+      'OPERATION_TOO_COMPLEX',
+      `This document holds ${selections === Number.MAX_SAFE_INTEGER ? 'more than ' : ''}${selections} selections once its fragments are expanded where they are spread; at most ${maxSelections} are allowed. Spread each fragment fewer times, or send a smaller operation`,
+    );
+  }
+}
+
+export class SearchBudgetExceededError extends RequestError {
+  constructor(searches: number, maxSearches: number) {
+    super(
+      'UPSTREAM_SEARCH_BUDGET_EXCEEDED',
+      `This operation would make ${searches} distinct upstream searches; at most ${maxSearches} are allowed per operation (each searchCompanies, company or node field with different arguments counts)`,
+    );
+  }
+}
+
+/** A field of an introspection type asked for while introspection is off; graphql-js's rule words it the same way. */
+export class IntrospectionDisabledError extends RequestError {
+  constructor(field: string, node: ASTNode) {
+    super('GRAPHQL_VALIDATION_FAILED', `GraphQL introspection has been disabled, but the requested query contained the field "${field}".`, {
+      nodes: node,
+    });
+  }
+}
+
+/** `documentIdParam`: the request parameter that carries a trusted document's id. */
+export class TrustedDocumentRequiredError extends RequestError {
+  constructor(documentIdParam: string) {
+    super(
+      'TRUSTED_DOCUMENT_REQUIRED',
+      `Only trusted documents are executed here: send "${documentIdParam}" with the id of an operation from the manifest instead of "query"`,
+    );
+  }
+}
+
+export class TrustedDocumentNotFoundError extends RequestError {
+  constructor(documentIdParam: string) {
+    super('TRUSTED_DOCUMENT_NOT_FOUND', `"${documentIdParam}" does not name a trusted document`);
+  }
+}
+
+/**
+ * A variable value that cannot be coerced to its type, which graphql-js
+ * reports without a code: the same error, coded like any other bad input.
+ * It keeps the 400 Yoga's executor gave it.
+ */
+export class BadVariableValueError extends CodedGraphQLError {
+  constructor(error: GraphQLError) {
+    super('BAD_USER_INPUT', error.message, {
+      nodes: error.nodes,
+      source: error.source,
+      positions: error.positions,
+      path: error.path,
+      originalError: error.originalError,
+      extensions: error.extensions,
+    });
+  }
+}
