@@ -21,7 +21,9 @@ export class CorsOriginNotAllowedError extends Refusal {
   readonly code = 'CORS_ORIGIN_NOT_ALLOWED';
 
   constructor(origin: string) {
-    super(`Origin ${origin} is not allowed: it is not in CORS_ALLOWED_ORIGINS`);
+    super(
+      `Origin ${origin} is not allowed: it is not in CORS_ALLOWED_ORIGINS; call from an allowed origin, or ask the gateway's operators to add it`,
+    );
   }
 }
 
@@ -39,7 +41,9 @@ export class NotAcceptableError extends Refusal {
   readonly code = 'NOT_ACCEPTABLE';
 
   constructor(accept: string | undefined, answerTypes: readonly string[]) {
-    super(`Answers are ${answerTypes.join(', ')} in UTF-8; the Accept header (${accept}) allows none of them`);
+    super(
+      `Answers are ${answerTypes.join(', ')} in UTF-8; the Accept header (${accept}) allows none of them; send Accept: ${answerTypes[0]}`,
+    );
   }
 }
 
@@ -47,7 +51,7 @@ export class PayloadTooLargeError extends Refusal {
   readonly code = 'PAYLOAD_TOO_LARGE';
 
   constructor(maxBodyBytes: number) {
-    super(`The request body is larger than ${maxBodyBytes} bytes`, { closeConnection: true });
+    super(`The request body is larger than ${maxBodyBytes} bytes; send a smaller one`, { closeConnection: true });
   }
 }
 
@@ -56,7 +60,9 @@ export class BatchTooLargeError extends Refusal {
   readonly code = 'PAYLOAD_TOO_LARGE';
 
   constructor(burst: number) {
-    super(`A batch may hold at most ${burst} operations here: each counts against the rate limit, and RATE_LIMIT_BURST is ${burst}`);
+    super(
+      `A batch may hold at most ${burst} operations here: each counts against the rate limit, and RATE_LIMIT_BURST is ${burst}; send fewer operations per batch`,
+    );
   }
 }
 
@@ -76,7 +82,7 @@ export class RequestTimeoutError extends Refusal {
   readonly code = 'REQUEST_TIMEOUT';
 
   constructor() {
-    super('The request was not received in time', { closeConnection: true });
+    super('The request was not received in time; send it again, without pauses', { closeConnection: true });
   }
 }
 
@@ -85,7 +91,7 @@ export class HeadersTooLargeError extends Refusal {
   readonly code = 'BAD_REQUEST';
 
   constructor() {
-    super('The request headers are larger than this server accepts', { status: 431, closeConnection: true });
+    super('The request headers are larger than this server accepts; send fewer or shorter headers', { status: 431, closeConnection: true });
   }
 }
 
@@ -94,7 +100,7 @@ export class MalformedHttpError extends Refusal {
   readonly code = 'BAD_REQUEST';
 
   constructor(parserCode: string | undefined) {
-    super(`The request is not valid HTTP/1.1 (${parserCode ?? 'unparsable'})`, {
+    super(`The request is not valid HTTP/1.1 (${parserCode ?? 'unparsable'}); send a well-formed HTTP/1.1 request`, {
       closeConnection: true,
     });
   }

@@ -10,7 +10,7 @@ export class BadRequestError extends RequestError {
 
 export class DocumentTooLargeError extends RequestError {
   constructor(length: number, maxLength: number) {
-    super('DOCUMENT_TOO_LARGE', `The GraphQL document is ${length} characters long; at most ${maxLength} are accepted`);
+    super('DOCUMENT_TOO_LARGE', `The GraphQL document is ${length} characters long; at most ${maxLength} are accepted. Send a shorter one`);
   }
 }
 
@@ -28,7 +28,7 @@ export class SearchBudgetExceededError extends RequestError {
   constructor(searches: number, maxSearches: number) {
     super(
       'UPSTREAM_SEARCH_BUDGET_EXCEEDED',
-      `This operation would make ${searches} distinct upstream searches; at most ${maxSearches} are allowed per operation (each searchCompanies, company or node field with different arguments counts)`,
+      `This operation would make ${searches} distinct upstream searches; at most ${maxSearches} are allowed per operation (each searchCompanies, company or node field with different arguments counts). Split it into several operations`,
     );
   }
 }
@@ -54,7 +54,10 @@ export class TrustedDocumentRequiredError extends RequestError {
 
 export class TrustedDocumentNotFoundError extends RequestError {
   constructor(documentIdParam: string) {
-    super('TRUSTED_DOCUMENT_NOT_FOUND', `"${documentIdParam}" does not name a trusted document`);
+    super(
+      'TRUSTED_DOCUMENT_NOT_FOUND',
+      `"${documentIdParam}" does not name a trusted document; send the id of an operation from the manifest`,
+    );
   }
 }
 

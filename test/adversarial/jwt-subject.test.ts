@@ -37,14 +37,15 @@ async function postWith(token: string) {
 describe("a bearer token's sub", () => {
   it('must be a non-empty string: an object, a number, an empty string or an array gets 401 UNAUTHENTICATED saying so', async () => {
     expect(await postWith(await tokenWithSubject('alice'))).toMatchObject({ status: 200, body: { data: { __typename: 'Query' } } });
-    const message = 'The bearer token\'s "sub" claim must be a non-empty string';
+    const reason = 'The bearer token\'s "sub" claim must be a non-empty string';
+    const message = `${reason}; get a new token from the issuer this gateway trusts`;
     for (const sub of [{ id: 'alice' }, 42, '', ['alice']]) {
       const response = await postWith(await tokenWithSubject(sub));
       expect(response, JSON.stringify(sub)).toMatchObject({
         status: 401,
         body: { errors: [{ message, extensions: { code: 'UNAUTHENTICATED' } }] },
         headers: {
-          'www-authenticate': `Bearer realm="company-search", error="invalid_token", error_description="${message.replace(/"/g, '\\"')}"`,
+          'www-authenticate': `Bearer realm="company-search", error="invalid_token", error_description="${reason.replace(/"/g, '\\"')}"`,
         },
       });
     }

@@ -21,7 +21,11 @@ describe('a slow client', () => {
     await connection.write('POST /graphql HTTP/1.1\r\nhost: gateway\r\ncontent-type: application/json\r\n');
     const closed = await within(connection.closed, SAFETY_MS, 'closing the connection');
     expect(closed.afterMs).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS);
-    expect(finalResponse(connection.received)).toMatchObject({ status: 408, code: 'REQUEST_TIMEOUT', headers: { connection: 'close' } });
+    const answer = finalResponse(connection.received);
+    expect(answer).toMatchObject({ status: 408, code: 'REQUEST_TIMEOUT', headers: { connection: 'close' } });
+    expect(JSON.parse(answer!.body)).toEqual({
+      errors: [{ message: 'The request was not received in time; send it again, without pauses', extensions: { code: 'REQUEST_TIMEOUT' } }],
+    });
   });
 
   it('that sends its body too slowly gets 408 and is closed at REQUEST_TIMEOUT_MS, however steadily it sends', async () => {

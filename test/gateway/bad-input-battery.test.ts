@@ -200,25 +200,25 @@ const CASES: BadInputCase[] = [
     'Accept: text/plain',
     { ...postJson({ query: '{ __typename }' }), headers: { 'content-type': JSON_TYPE, accept: 'text/plain' } },
     406,
-    'Answers are application/graphql-response+json, application/json, text/event-stream, multipart/mixed in UTF-8; the Accept header (text/plain) allows none of them',
+    'Answers are application/graphql-response+json, application/json, text/event-stream, multipart/mixed in UTF-8; the Accept header (text/plain) allows none of them; send Accept: application/graphql-response+json',
   ),
   c(
     'Accept: image/png',
     { ...postJson({ query: '{ __typename }' }), headers: { 'content-type': JSON_TYPE, accept: 'image/png' } },
     406,
-    'Answers are application/graphql-response+json, application/json, text/event-stream, multipart/mixed in UTF-8; the Accept header (image/png) allows none of them',
+    'Answers are application/graphql-response+json, application/json, text/event-stream, multipart/mixed in UTF-8; the Accept header (image/png) allows none of them; send Accept: application/graphql-response+json',
   ),
   c(
     'Accept: JSON in latin1',
     { ...postJson({ query: '{ __typename }' }), headers: { 'content-type': JSON_TYPE, accept: 'application/json; charset=iso-8859-1' } },
     406,
-    'Answers are application/graphql-response+json, application/json, text/event-stream, multipart/mixed in UTF-8; the Accept header (application/json; charset=iso-8859-1) allows none of them',
+    'Answers are application/graphql-response+json, application/json, text/event-stream, multipart/mixed in UTF-8; the Accept header (application/json; charset=iso-8859-1) allows none of them; send Accept: application/graphql-response+json',
   ),
   c(
     'Accept: application/xml on GET',
     get({ query: '{ __typename }' }, { accept: 'application/xml' }),
     406,
-    'Answers are application/graphql-response+json, application/json, text/event-stream, multipart/mixed in UTF-8; the Accept header (application/xml) allows none of them',
+    'Answers are application/graphql-response+json, application/json, text/event-stream, multipart/mixed in UTF-8; the Accept header (application/xml) allows none of them; send Accept: application/graphql-response+json',
   ),
   // Missing or malformed parameters
   c('an empty object', postJson({}), 400, 'Must provide query string.'),
@@ -543,19 +543,19 @@ const CASES: BadInputCase[] = [
     'a huge string literal in the document',
     postJson({ query: `{ searchCompanies(q: "${'a'.repeat(20_000)}", jurisdiction: "GB") { totalCount } }` }),
     400,
-    'The GraphQL document is 20061 characters long; at most 10000 are accepted',
+    'The GraphQL document is 20061 characters long; at most 10000 are accepted. Send a shorter one',
   ),
   c(
     'a huge comment in the document',
     postJson({ query: `# ${'x'.repeat(20_000)}\n{ __typename }` }),
     400,
-    'The GraphQL document is 20017 characters long; at most 10000 are accepted',
+    'The GraphQL document is 20017 characters long; at most 10000 are accepted. Send a shorter one',
   ),
   c(
     'a huge variable, over the body limit',
     withVariables({ q: 'a'.repeat(200_000), jurisdiction: 'GB' }),
     413,
-    'The request body is larger than 102400 bytes',
+    'The request body is larger than 102400 bytes; send a smaller one',
   ),
   c(
     'a huge operation name',
@@ -567,19 +567,19 @@ const CASES: BadInputCase[] = [
     'a huge body of whitespace',
     post(`{"query": "{ __typename }"${' '.repeat(200_000)}}`),
     413,
-    'The request body is larger than 102400 bytes',
+    'The request body is larger than 102400 bytes; send a smaller one',
   ),
   c(
     'a declared Content-Length over the limit',
     { method: 'POST', headers: { 'content-type': JSON_TYPE, accept: ACCEPT, 'content-length': '10000000' }, body: 'x'.repeat(10_000_000) },
     413,
-    'The request body is larger than 102400 bytes',
+    'The request body is larger than 102400 bytes; send a smaller one',
   ),
   c(
     'many tokens',
     postJson({ query: `{ ${'__typename '.repeat(1_001)}}` }),
     400,
-    'The GraphQL document is 11014 characters long; at most 10000 are accepted',
+    'The GraphQL document is 11014 characters long; at most 10000 are accepted. Send a shorter one',
   ),
   // Depth, aliases, directives
   c('nested deeper than allowed', postJson({ query: nested(12) }), 400, 'Syntax Error: Query depth limit of 10 exceeded, found 13.'),
@@ -609,7 +609,7 @@ const CASES: BadInputCase[] = [
       query: `{ ${Array.from({ length: 6 }, (_, i) => `a${i}: searchCompanies(q: "q${i}", jurisdiction: "GB") { totalCount }`).join(' ')} }`,
     }),
     400,
-    'This operation would make 6 distinct upstream searches; at most 5 are allowed per operation (each searchCompanies, company or node field with different arguments counts)',
+    'This operation would make 6 distinct upstream searches; at most 5 are allowed per operation (each searchCompanies, company or node field with different arguments counts). Split it into several operations',
   ),
   // Operation names
   c(
@@ -634,7 +634,7 @@ const CASES: BadInputCase[] = [
     'an operation name two operations share',
     postJson({ query: 'query A { __typename } query A { __typename }', operationName: 'A' }),
     400,
-    'The document holds more than one operation named "A"',
+    'The document holds more than one operation named "A"; give each its own name',
   ),
   c(
     'an empty operation name with two operations',
@@ -726,13 +726,13 @@ const CASES: BadInputCase[] = [
       'sec-fetch-mode': 'cors',
     }),
     403,
-    'Cross-site requests from https://evil.example are refused: it is not in CORS_ALLOWED_ORIGINS',
+    "Cross-site requests from https://evil.example are refused: it is not in CORS_ALLOWED_ORIGINS; call from an allowed origin, or ask the gateway's operators to add it",
   ),
   c(
     'a preflight from an unknown origin',
     { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } },
     403,
-    'Origin https://evil.example is not allowed: it is not in CORS_ALLOWED_ORIGINS',
+    "Origin https://evil.example is not allowed: it is not in CORS_ALLOWED_ORIGINS; call from an allowed origin, or ask the gateway's operators to add it",
   ),
 ];
 
@@ -767,24 +767,29 @@ describe('bad-input battery', () => {
   });
 
   it.each([
-    ['not HTTP at all', 'HELLO\r\n\r\n', '400 Bad Request', 'The request is not valid HTTP/1.1 (HPE_INVALID_METHOD)'],
+    [
+      'not HTTP at all',
+      'HELLO\r\n\r\n',
+      '400 Bad Request',
+      'The request is not valid HTTP/1.1 (HPE_INVALID_METHOD); send a well-formed HTTP/1.1 request',
+    ],
     [
       'a header line without a colon',
       'GET /graphql HTTP/1.1\r\nHost: x\r\nbroken header\r\n\r\n',
       '400 Bad Request',
-      'The request is not valid HTTP/1.1 (HPE_INVALID_HEADER_TOKEN)',
+      'The request is not valid HTTP/1.1 (HPE_INVALID_HEADER_TOKEN); send a well-formed HTTP/1.1 request',
     ],
     [
       'a Content-Length that is no number',
       'POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Length: ten\r\n\r\n',
       '400 Bad Request',
-      'The request is not valid HTTP/1.1 (HPE_INVALID_CONTENT_LENGTH)',
+      'The request is not valid HTTP/1.1 (HPE_INVALID_CONTENT_LENGTH); send a well-formed HTTP/1.1 request',
     ],
     [
       'headers over 16 KiB',
       `GET /graphql HTTP/1.1\r\nHost: x\r\nX-Pad: ${'p'.repeat(20_000)}\r\n\r\n`,
       '431 Request Header Fields Too Large',
-      'The request headers are larger than this server accepts',
+      'The request headers are larger than this server accepts; send fewer or shorter headers',
     ],
   ])('answers malformed HTTP (%s) in the same shape', async (_, raw, status, message) => {
     const answer = await new Promise<string>((resolve, reject) => {

@@ -21,6 +21,10 @@ function post(stack: Stack, headers: Record<string, string> = {}, body = QUERY):
   return send(stack.gateway.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 }
 
+/** What a client is told to do about a bearer token refused for what it says or how it is signed. */
+const NEW_TOKEN = ' get a new token from the issuer this gateway trusts';
+const INVALID_KEY = "The API key is not valid; send a key the gateway's operators gave you";
+
 function expectRefusal(response: RawResponse, status: number, code: string, message: string) {
   expect(response.status).toBe(status);
   expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -64,13 +68,13 @@ describe('API keys', () => {
   });
 
   it('refuses a wrong key, a key differing in one character, and a bearer token it was not set up for', async () => {
-    expectRefusal(await post(stack, { 'x-api-key': 'nope' }), 401, 'UNAUTHENTICATED', 'The API key is not valid');
-    expectRefusal(await post(stack, { 'x-api-key': `${WEB_KEY.slice(0, -1)}0` }), 401, 'UNAUTHENTICATED', 'The API key is not valid');
+    expectRefusal(await post(stack, { 'x-api-key': 'nope' }), 401, 'UNAUTHENTICATED', INVALID_KEY);
+    expectRefusal(await post(stack, { 'x-api-key': `${WEB_KEY.slice(0, -1)}0` }), 401, 'UNAUTHENTICATED', INVALID_KEY);
     expectRefusal(
       await post(stack, { authorization: `Bearer ${await hs256({ sub: 'x' })}` }),
       401,
       'UNAUTHENTICATED',
-      'This gateway does not accept bearer tokens',
+      'This gateway does not accept bearer tokens; send an API key in the x-api-key header instead',
     );
   });
 
@@ -150,10 +154,10 @@ describe('JWT bearer tokens with a shared secret', () => {
       "The bearer token's signature algorithm is not accepted",
     ],
     ['not a JWT', Promise.resolve('abc.def.ghi'), 'The bearer token is not a valid signed JWT'],
-  ])('refuses a token %s with 401 and says why', async (_, token, message) => {
+  ])('refuses a token %s with 401 and says why', async (_, token, reason) => {
     const response = await bearer(token);
-    expectRefusal(response, 401, 'UNAUTHENTICATED', message);
-    expect(response.headers['www-authenticate']).toBe(invalid(message));
+    expectRefusal(response, 401, 'UNAUTHENTICATED', `${reason};${NEW_TOKEN}`);
+    expect(response.headers['www-authenticate']).toBe(invalid(reason));
   });
 
   it('refuses an Authorization header that is not a bearer token', async () => {
@@ -213,7 +217,7 @@ describe('JWT bearer tokens checked against a JWKS URL', () => {
       await post(stack, { authorization: `Bearer ${token}` }),
       401,
       'UNAUTHENTICATED',
-      "The bearer token's signature algorithm is not accepted",
+      `The bearer token's signature algorithm is not accepted;${NEW_TOKEN}`,
     );
   });
 
@@ -222,7 +226,7 @@ describe('JWT bearer tokens checked against a JWKS URL', () => {
       await post(stack, { authorization: `Bearer ${await es256('a', 'k2')}` }),
       401,
       'UNAUTHENTICATED',
-      'The bearer token is not signed by a known key',
+      `The bearer token is not signed by a known key;${NEW_TOKEN}`,
     );
   });
 
@@ -234,7 +238,12 @@ describe('JWT bearer tokens checked against a JWKS URL', () => {
 
   it('refuses an API key, which it was not set up for', async () => {
     const response = await post(stack, { 'x-api-key': WEB_KEY });
-    expectRefusal(response, 401, 'UNAUTHENTICATED', 'This gateway does not accept API keys');
+    expectRefusal(
+      response,
+      401,
+      'UNAUTHENTICATED',
+      'This gateway does not accept API keys; send a bearer token in the Authorization header instead',
+    );
     expect(response.headers['www-authenticate']).toBe('Bearer realm="company-search"');
   });
 });
@@ -278,10 +287,10 @@ describe('JWT bearer tokens against a JWKS of several keys, or none to be had', 
     failing = false;
     const stack = await startWith(keysUrl);
     const response = await post(stack, { authorization: `Bearer ${await token({ alg: 'ES256' })}` });
-    const message = 'The bearer token does not name its key ("kid") and more than one key could have signed it';
-    expectRefusal(response, 401, 'UNAUTHENTICATED', message);
+    const reason = 'The bearer token does not name its key ("kid") and more than one key could have signed it';
+    expectRefusal(response, 401, 'UNAUTHENTICATED', `${reason};${NEW_TOKEN}`);
     expect(response.headers['www-authenticate']).toBe(
-      `Bearer realm="company-search", error="invalid_token", error_description="${message.replaceAll('"', '\\"')}"`,
+      `Bearer realm="company-search", error="invalid_token", error_description="${reason.replaceAll('"', '\\"')}"`,
     );
     expect(response.headers['retry-after']).toBeUndefined();
     expect(stack.logs.filter((line) => (JSON.parse(line) as { level: number }).level >= 40)).toEqual([]);

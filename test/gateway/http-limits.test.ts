@@ -73,7 +73,7 @@ describe('request body size', () => {
     const response = await post({}, big);
     expect(response.status).toBe(413);
     expect(JSON.parse(response.text)).toEqual({
-      errors: [{ message: 'The request body is larger than 2048 bytes', extensions: { code: 'PAYLOAD_TOO_LARGE' } }],
+      errors: [{ message: 'The request body is larger than 2048 bytes; send a smaller one', extensions: { code: 'PAYLOAD_TOO_LARGE' } }],
     });
     expectNoUpstreamCall();
   });
@@ -84,7 +84,7 @@ describe('request body size', () => {
     }
     const response = await request(stack.gateway.graphqlUrl, { method: 'POST', headers: JSON_HEADERS, body: Readable.from(chunks()) });
     expect(response.statusCode).toBe(413);
-    expect(messagesOf(await response.body.text())).toEqual(['The request body is larger than 2048 bytes']);
+    expect(messagesOf(await response.body.text())).toEqual(['The request body is larger than 2048 bytes; send a smaller one']);
   });
 
   it('takes a client that goes away mid-body as gone: a debug line, no error, no answer, and keeps serving', async () => {
@@ -142,7 +142,8 @@ describe('batching and the rate limit', () => {
       expect(JSON.parse(tooMany.text)).toEqual({
         errors: [
           {
-            message: 'A batch may hold at most 3 operations here: each counts against the rate limit, and RATE_LIMIT_BURST is 3',
+            message:
+              'A batch may hold at most 3 operations here: each counts against the rate limit, and RATE_LIMIT_BURST is 3; send fewer operations per batch',
             extensions: { code: 'PAYLOAD_TOO_LARGE' },
           },
         ],
@@ -200,7 +201,8 @@ describe('CSRF prevention', () => {
     expect(JSON.parse(response.text)).toEqual({
       errors: [
         {
-          message: 'Cross-site requests from https://evil.example are refused: it is not in CORS_ALLOWED_ORIGINS',
+          message:
+            "Cross-site requests from https://evil.example are refused: it is not in CORS_ALLOWED_ORIGINS; call from an allowed origin, or ask the gateway's operators to add it",
           extensions: { code: 'CROSS_SITE_REQUEST_REFUSED' },
         },
       ],
@@ -263,7 +265,9 @@ describe('CORS', () => {
       headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
     });
     expect(response.status).toBe(403);
-    expect(messagesOf(response.text)).toEqual(['Origin https://evil.example is not allowed: it is not in CORS_ALLOWED_ORIGINS']);
+    expect(messagesOf(response.text)).toEqual([
+      "Origin https://evil.example is not allowed: it is not in CORS_ALLOWED_ORIGINS; call from an allowed origin, or ask the gateway's operators to add it",
+    ]);
     expect(response.headers['access-control-allow-origin']).toBeUndefined();
   });
 

@@ -78,14 +78,14 @@ describe('operation limits refuse before any upstream call', () => {
   it('refuses a document longer than MAX_DOCUMENT_LENGTH, even one token long', () =>
     expectRefused(
       { query: `{ searchCompanies(q: "${'x'.repeat(1_000)}", jurisdiction: "GB") { totalCount } }` },
-      'The GraphQL document is 1061 characters long; at most 1000 are accepted',
+      'The GraphQL document is 1061 characters long; at most 1000 are accepted. Send a shorter one',
       'DOCUMENT_TOO_LARGE',
     ));
 });
 
 describe('the upstream search budget', () => {
   const overBudget = (searches: number) =>
-    `This operation would make ${searches} distinct upstream searches; at most 3 are allowed per operation (each searchCompanies, company or node field with different arguments counts)`;
+    `This operation would make ${searches} distinct upstream searches; at most 3 are allowed per operation (each searchCompanies, company or node field with different arguments counts). Split it into several operations`;
 
   it('refuses more distinct searchCompanies, company and node fields than MAX_UPSTREAM_SEARCHES', () =>
     expectRefused(

@@ -36,7 +36,7 @@ describe('production mode (NODE_ENV=production)', () => {
       errors: [
         {
           message:
-            'Answers are application/graphql-response+json, application/json, text/event-stream, multipart/mixed in UTF-8; the Accept header (text/html) allows none of them',
+            'Answers are application/graphql-response+json, application/json, text/event-stream, multipart/mixed in UTF-8; the Accept header (text/html) allows none of them; send Accept: application/graphql-response+json',
           extensions: { code: 'NOT_ACCEPTABLE' },
         },
       ],
@@ -88,7 +88,7 @@ describe('production mode (NODE_ENV=production)', () => {
         data: null,
         errors: [
           {
-            message: 'Unexpected error.',
+            message: "Unexpected error; try again later, and tell the gateway's operators if it keeps happening.",
             locations: [{ line: 1, column: 3 }],
             path: ['searchCompanies'],
             extensions: { code: 'INTERNAL_SERVER_ERROR' },

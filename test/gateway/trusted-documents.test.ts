@@ -62,7 +62,7 @@ describe('trusted documents only', () => {
     [
       'an unknown documentId',
       { documentId: `sha256:${'0'.repeat(64)}` },
-      '"documentId" does not name a trusted document',
+      '"documentId" does not name a trusted document; send the id of an operation from the manifest',
       'TRUSTED_DOCUMENT_NOT_FOUND',
     ],
     ['neither', { variables }, 'Send "documentId" with the id of a trusted document', 'BAD_REQUEST'],

@@ -20,6 +20,9 @@ export type AccessDecision = { allowed: true; client: Client } | { allowed: fals
 
 export const AUTH_REALM = 'company-search';
 
+/** What to do about a bearer token refused for what it says or how it is signed. */
+const NEW_TOKEN = 'get a new token from the issuer this gateway trusts';
+
 /** `Bearer <token>`, the token in the b64token syntax of RFC 6750. */
 const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
 
@@ -41,6 +44,11 @@ export function createAccessPolicy(settings: AccessSettings): (headers: Incoming
       : settings.apiKeys.length > 0
         ? `An API key is required in the ${API_KEY_HEADER} header`
         : 'A bearer token is required in the Authorization header';
+  // The configuration always lets some request through (config/access-settings.ts): with JWT, API keys or anonymous access.
+  const insteadOfKey = verifyJwt ? 'send a bearer token in the Authorization header instead' : 'send the request without it';
+  const insteadOfToken =
+    settings.apiKeys.length > 0 ? `send an API key in the ${API_KEY_HEADER} header instead` : 'send the request without it';
+  /** `bearerError`: why a bearer token was refused, for WWW-Authenticate's error_description. */
   const deny = (message: string, bearerError?: string): AccessDecision => ({
     allowed: false,
     refusal: new UnauthenticatedError(
@@ -58,19 +66,21 @@ export function createAccessPolicy(settings: AccessSettings): (headers: Incoming
       return deny(`Send either an ${API_KEY_HEADER} header or an Authorization header, not both`);
     }
     if (apiKey !== undefined) {
-      if (settings.apiKeys.length === 0) return deny('This gateway does not accept API keys');
+      if (settings.apiKeys.length === 0) return deny(`This gateway does not accept API keys; ${insteadOfKey}`);
       const id = typeof apiKey === 'string' ? matchApiKey(settings.apiKeys, apiKey.trim()) : undefined;
-      return id === undefined ? deny('The API key is not valid') : { allowed: true, client: { kind: 'api-key', key: `key:${id}` } };
+      return id === undefined
+        ? deny("The API key is not valid; send a key the gateway's operators gave you")
+        : { allowed: true, client: { kind: 'api-key', key: `key:${id}` } };
     }
     if (authorization !== undefined) {
-      if (!verifyJwt) return deny('This gateway does not accept bearer tokens');
+      if (!verifyJwt) return deny(`This gateway does not accept bearer tokens; ${insteadOfToken}`);
       const match = BEARER.exec(authorization);
       if (!match) return deny('The Authorization header must be "Bearer <token>"', 'The Authorization header must be a bearer token');
       try {
         const { subject } = await verifyJwt(match[1]!);
         return { allowed: true, client: { kind: 'jwt', key: `sub:${subject}` } };
       } catch (error) {
-        if (error instanceof InvalidTokenError) return deny(error.message, error.message);
+        if (error instanceof InvalidTokenError) return deny(`${error.message}; ${NEW_TOKEN}`, error.message);
         return { allowed: false, refusal: new AuthUnavailableError(error instanceof Error ? error.message : String(error)) };
       }
     }

@@ -48,7 +48,8 @@ function selectOperation(document: DocumentNode, operationName: string | undefin
   }
   const named = operations.filter((operation) => operation.name?.value === operationName);
   if (named.length === 1) return named[0]!;
-  if (named.length > 1) throw new BadRequestError(`The document holds more than one operation named ${echo(operationName)}`);
+  if (named.length > 1)
+    throw new BadRequestError(`The document holds more than one operation named ${echo(operationName)}; give each its own name`);
   const names = operations.map((operation) => operation.name?.value).filter((name) => name !== undefined);
   throw new BadRequestError(
     `The document holds no operation named ${echo(operationName)}${names.length > 0 ? `; it has ${names.map(echo).join(', ')}` : ''}`,

@@ -27,7 +27,7 @@ export function crossSiteRefusal(
     if ((method === 'GET' || method === 'HEAD') && headers['sec-fetch-mode'] === 'navigate') return undefined;
     return origin === undefined
       ? 'Cross-site requests are refused unless they come from an origin in CORS_ALLOWED_ORIGINS'
-      : `Cross-site requests from ${origin} are refused: it is not in CORS_ALLOWED_ORIGINS`;
+      : `Cross-site requests from ${origin} are refused: it is not in CORS_ALLOWED_ORIGINS; call from an allowed origin, or ask the gateway's operators to add it`;
   }
   if (site !== undefined || method !== 'POST') return undefined;
   const contentType = (headers['content-type'] ?? '').toLowerCase();
