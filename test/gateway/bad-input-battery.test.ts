@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../src/errors/codes.js';
 import { send, type RawRequest } from '../support/raw-request.js';
 import { startStack, type Stack } from '../support/stack.js';
 
@@ -739,7 +740,8 @@ const CASES: BadInputCase[] = [
 /**
  * Every kind of malformed request, with the default settings (rate limit
  * aside, which would start answering 429 part-way): each gets a 4xx, never a
- * 5xx, with a GraphQL-shaped body whose message says what was wrong; none
+ * 5xx, with a GraphQL-shaped body whose message says what was wrong and whose
+ * errors each carry a code of the catalogue; none
  * reaches the upstream, and the gateway answers normally afterwards.
  */
 let stack: Stack;
@@ -760,8 +762,9 @@ describe('bad-input battery', () => {
     expect(response.status).toBe(status);
     expect(response.status).toBeGreaterThanOrEqual(400);
     expect(response.status).toBeLessThan(500);
-    const body = JSON.parse(response.text) as { data?: unknown; errors: { message: string }[] };
+    const body = JSON.parse(response.text) as { data?: unknown; errors: { message: string; extensions?: { code?: string } }[] };
     expect(body.data ?? null).toBeNull();
+    expect(body.errors.map((error) => error.extensions?.code).filter((code) => code === undefined || !(code in ERROR_CODES))).toEqual([]);
     if (typeof message === 'string') expect(body.errors[0]!.message).toBe(message);
     else expect(body.errors[0]!.message).toMatch(message);
   });

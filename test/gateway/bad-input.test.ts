@@ -81,6 +81,17 @@ describe('bad input gets a clear error and no upstream call', () => {
     expect(stack.lookup.counters.searchRequests).toBe(0);
   });
 
+  it.each([
+    ['of the wrong type', { q: 7, jurisdiction: 'GB' }, 'Variable "$q" got invalid value 7; String cannot represent a non string value: 7'],
+    ['left out', { jurisdiction: 'GB' }, 'Variable "$q" of required type "String!" was not provided.'],
+    ['null where it must not be', { q: null, jurisdiction: 'GB' }, 'Variable "$q" of non-null type "String!" must not be null.'],
+  ])('refuses a variable %s before execution with 400 and BAD_USER_INPUT', async (_, variables, message) => {
+    const { status, body } = await stack.execute(SearchCompaniesDocument, variables as never);
+    expect(status).toBe(400);
+    expect(body).toEqual({ errors: [{ message, locations: [{ line: 1, column: 23 }], extensions: { code: 'BAD_USER_INPUT' } }] });
+    expect(stack.lookup.counters.searchRequests).toBe(0);
+  });
+
   it('refuses an empty cursor', () =>
     expectRejected({ q: 'acme', jurisdiction: 'GB', after: '' }, 'after', 'after: is not a cursor issued by this gateway'));
 

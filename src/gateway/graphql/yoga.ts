@@ -14,6 +14,7 @@ import { DOCUMENT_ID_PARAM } from './use-trusted-documents.js';
 import { protectionPlugins, type YogaProtection } from './protection-plugins.js';
 import type { GatewayServerContext } from './server-context.js';
 import { useResponseNotes } from './use-response-notes.js';
+import { useVariableErrorCodes } from './use-variable-error-codes.js';
 
 export interface GatewayOptions {
   upstream: UpstreamClient;
@@ -40,7 +41,7 @@ export function createGateway({ upstream, limits, requestDeadlineMs, logger, pro
       deadline: deadlineIn(requestDeadlineMs, request.signal),
       notes: new ResponseNotes(),
     }),
-    plugins: [useResponseNotes(), ...protectionPlugins(protection)],
+    plugins: [useResponseNotes(), useVariableErrorCodes(), ...protectionPlugins(protection)],
     graphiql: protection.graphiql && { title: 'Company search', defaultQuery: GRAPHIQL_EXAMPLE_QUERY },
     // CORS is decided in front of Yoga (http/request-handler.ts), for every answer alike.
     cors: false,
