@@ -7,7 +7,8 @@ const ECHO_LIMIT = 100;
 
 /**
  * Says precisely why no operation can be picked from a document, where Yoga
- * would only say "Could not determine what operation to execute.", and
+ * would only say "Could not determine what operation to execute." (an empty
+ * `operationName` is taken for none, as here), and
  * refuses an operation type the schema does not have (Yoga would answer 200)
  * with 400 before execution. GET mutations are left to Yoga, which answers 405.
  */
@@ -17,12 +18,14 @@ export function useOperationSelection(): Plugin {
     onSchemaChange({ schema: current }) {
       schema = current;
     },
-    onParams({ params }) {
+    onParams({ params, setParams }) {
       if (params.operationName != null && typeof params.operationName !== 'string') {
         throw new BadRequestError(
           `"operationName" must be a string, got ${Array.isArray(params.operationName) ? 'an array' : typeof params.operationName}`,
         );
       }
+      // Picked below as no name at all; Yoga and the executor, given "", look for an operation of that name and find none.
+      if (params.operationName === '') setParams({ ...params, operationName: undefined });
     },
     onParse() {
       return ({ result, context }) => {
