@@ -11,8 +11,8 @@ import { type LingerBounds, refuseBeforeBody } from './early-refusal.js';
 import type { Logger } from '../logger.js';
 import { GRAPHQL_PATH, HEALTH_PATH } from '../paths.js';
 import { sendRejection, type Rejection } from './rejection.js';
-import { ClientGoneError, readBody } from './request-body.js';
 import { originForm } from './request-target.js';
+import { ClientGoneError, readBody } from '../../shared/request-body.js';
 
 export interface RequestHandlerOptions {
   /** What answers a request once every check has passed: Yoga, given the body already read (none for GET and HEAD). */
