@@ -1,18 +1,18 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { send, type RawRequest } from '../support/raw-request.js';
+import { send, type HttpRequest } from '../support/http.js';
 import { startStack, type Stack } from '../support/stack.js';
 
 /** One malformed request and how the gateway must answer it. */
 interface BadInputCase {
   name: string;
-  request: RawRequest;
+  request: HttpRequest;
   status: number;
   /** The first error message: exactly, or a pattern where it quotes a long input. */
   message: string | RegExp;
 }
 
-const c = (name: string, request: RawRequest, status: number, message: string | RegExp): BadInputCase => ({
+const c = (name: string, request: HttpRequest, status: number, message: string | RegExp): BadInputCase => ({
   name,
   request,
   status,
@@ -22,22 +22,22 @@ const c = (name: string, request: RawRequest, status: number, message: string | 
 const JSON_TYPE = 'application/json';
 const ACCEPT = 'application/graphql-response+json';
 
-function post(body: string | Buffer, contentType: string = JSON_TYPE, headers: Record<string, string> = {}): RawRequest {
+function post(body: string | Buffer, contentType: string = JSON_TYPE, headers: Record<string, string> = {}): HttpRequest {
   return { method: 'POST', headers: { 'content-type': contentType, accept: ACCEPT, ...headers }, body };
 }
 
-function postJson(value: unknown): RawRequest {
+function postJson(value: unknown): HttpRequest {
   return post(JSON.stringify(value));
 }
 
-function get(params: Record<string, string>, headers: Record<string, string> = {}): RawRequest {
+function get(params: Record<string, string>, headers: Record<string, string> = {}): HttpRequest {
   return { method: 'GET', path: `/graphql?${new URLSearchParams(params).toString()}`, headers: { accept: ACCEPT, ...headers } };
 }
 
 const SEARCH =
   'query ($q: String!, $jurisdiction: CountryCode!, $pageSize: Int, $after: String) { searchCompanies(q: $q, jurisdiction: $jurisdiction, pageSize: $pageSize, after: $after) { totalCount } }';
 
-function withVariables(variables: unknown): RawRequest {
+function withVariables(variables: unknown): HttpRequest {
   return postJson({ query: SEARCH, variables });
 }
 
@@ -756,7 +756,7 @@ describe('bad-input battery', () => {
   });
 
   it.each(CASES.map((badInput) => [badInput.name, badInput] as const))('%s', async (_, { request, status, message }) => {
-    const response = await send(stack.gateway.url, request);
+    const response = await send(stack.gateway.url, { path: '/graphql', ...request });
     expect(response.status).toBe(status);
     expect(response.status).toBeGreaterThanOrEqual(400);
     expect(response.status).toBeLessThan(500);

@@ -2,7 +2,8 @@ import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { allFixtureCompanies, startLookupService } from '../../src/lookup-service/index.js';
 import type { LookupService, LookupServiceOptions } from '../../src/lookup-service/index.js';
-import { accessToken, call, searchRequest, tokenRequest } from './http-client.js';
+import { send } from '../support/http.js';
+import { accessToken, searchRequest, tokenRequest } from '../support/lookup-client.js';
 
 const started: LookupService[] = [];
 
@@ -117,6 +118,6 @@ describe('close', () => {
     expect(performance.now() - started).toBeLessThan(1_000);
     expect(await Promise.all([hanging, waiting])).toEqual(['failed', 'failed']);
     await service.close();
-    await expect(call(`${service.url}/v1/oauth/token`)).rejects.toThrow(/ECONNREFUSED/);
+    await expect(send(`${service.url}/v1/oauth/token`)).rejects.toThrow(/ECONNREFUSED/);
   });
 });

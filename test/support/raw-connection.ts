@@ -73,19 +73,6 @@ export function openConnection(baseUrl: string): Promise<RawConnection> {
   });
 }
 
-/** `promise`, or a rejection naming `what` if it takes longer than `ms`: a safety bound, far beyond what is expected. */
-export async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** A final (not 1xx) HTTP/1.1 response whose Content-Length body has fully arrived: status, headers, body. */
 const FINAL_RESPONSE = /HTTP\/1\.1 ([2-5]\d\d) [^\r]*\r\n((?:[^\r]+\r\n)*)\r\n/;
 

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
 import type { LookupStarted, ServerStarted } from '../protocol.js';
-import { serviceToken } from '../service-token.js';
+import { accessToken } from '../../support/lookup-client.js';
 import { processStats, serveParent } from './serve-parent.js';
 
 /**
@@ -53,7 +53,7 @@ server.keepAliveTimeout = 5_000;
 serveParent({
   async start(params): Promise<ServerStarted> {
     const lookup = params as LookupStarted;
-    upstream = { pool: new Pool(lookup.url), authorization: `Bearer ${await serviceToken(lookup)}` };
+    upstream = { pool: new Pool(lookup.url), authorization: `Bearer ${await accessToken(lookup)}` };
     return new Promise((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => {
