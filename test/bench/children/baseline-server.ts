@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BaselineAnswer, ServerStarted } from '../protocol.js';
-import { processStats, serveParent } from './serve-parent.js';
+import { processStats, serveParent } from '../../harness/serve-parent.js';
 
 /**
  * The physical limit: a bare node:http server that reads each request and

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
 import type { LookupStarted, ServerStarted } from '../protocol.js';
 import { accessToken } from '../../support/lookup-client.js';
-import { processStats, serveParent } from './serve-parent.js';
+import { processStats, serveParent } from '../../harness/serve-parent.js';
 
 /**
  * The floor of a cold request: a bare node:http server that turns each
