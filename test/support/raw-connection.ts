@@ -73,6 +73,14 @@ export function openConnection(baseUrl: string): Promise<RawConnection> {
   });
 }
 
+/** Sends `request` as it is on a connection of its own and returns everything received (latin1) once the server closes it. */
+export async function rawExchange(baseUrl: string, request: string | Buffer): Promise<string> {
+  const connection = await openConnection(baseUrl);
+  await connection.write(request);
+  await connection.closed;
+  return connection.received;
+}
+
 /** A final (not 1xx) HTTP/1.1 response whose Content-Length body has fully arrived: status, headers, body. */
 const FINAL_RESPONSE = /HTTP\/1\.1 ([2-5]\d\d) [^\r]*\r\n((?:[^\r]+\r\n)*)\r\n/;
 
