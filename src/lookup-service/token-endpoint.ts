@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBody } from '../shared/request-body.js';
 import { answeredBeforeHandling } from './api-request.js';
 import { sendError, sendJson } from './http-responses.js';
-import { BodyTooLargeError, readBody } from './request-body.js';
 import type { ServiceContext } from './service-context.js';
 import { parseTokenRequest } from './token-request.js';
 
@@ -19,12 +19,11 @@ export async function handleTokenRequest(context: ServiceContext, req: IncomingM
     sendError(res, 415, 'Content-Type must be application/json');
     return;
   }
-  let body: Buffer;
-  try {
-    body = await readBody(req, MAX_TOKEN_REQUEST_BYTES);
-  } catch (error) {
-    if (!(error instanceof BodyTooLargeError)) throw error;
-    sendError(res, 413, error.message);
+  const body = await readBody(req, MAX_TOKEN_REQUEST_BYTES);
+  if (body === undefined) {
+    // Drained rather than the socket destroyed, so that the 413 reaches the client and the connection stays usable.
+    req.resume();
+    sendError(res, 413, `Request body must not exceed ${MAX_TOKEN_REQUEST_BYTES} bytes`);
     return;
   }
   const check = parseTokenRequest(body);

@@ -5,7 +5,8 @@ import type { Clock } from './resilience/clock.js';
 import { retryDelay, type RetryPolicy } from './resilience/retry-policy.js';
 import type { SearchQuery } from './search-query.js';
 import { readWindow, type WindowReading } from './window-reading.js';
-import { type ClientCredentials, type TokenLifetime, TokenManager } from './token-manager.js';
+import { type TokenLifetime, TokenManager } from './token-manager.js';
+import type { ClientCredentials } from './token-request.js';
 import { UpstreamHttp, type UpstreamHttpOptions } from './upstream-http.js';
 import type { SearchWindow } from './window-size.js';
 

@@ -3,10 +3,9 @@ import { errorForStatus } from './status-error.js';
 import { reportFailure, type UpstreamLog } from './log.js';
 import { systemClock, type Clock } from './resilience/clock.js';
 import { exponentialDelay, FailureBackoff } from './resilience/failure-backoff.js';
+import { type ClientCredentials, TOKEN_ENDPOINT, tokenRequestFields } from './token-request.js';
 import { readTokenResponse } from './token-response.js';
 import type { UpstreamHttp, UpstreamResponse } from './upstream-http.js';
-
-export const TOKEN_ENDPOINT = '/v1/oauth/token';
 
 /** A token is renewed this share of its lifetime before it expires ... */
 export const REFRESH_MARGIN_SHARE = 0.1;
@@ -17,11 +16,6 @@ export const TOKEN_BACKOFF_BASE_MS = 1_000;
 /** ... up to this: a failing token endpoint is asked a few times a minute, never once per search. */
 export const TOKEN_BACKOFF_MAX_MS = 30_000;
 const RECENT_TOKENS_KEPT = 3;
-
-export interface ClientCredentials {
-  clientId: string;
-  clientSecret: string;
-}
 
 /** How long a token is used, whatever `expires_in` says: the upstream does not decide how often the gateway asks. */
 export interface TokenLifetime {
@@ -173,11 +167,7 @@ export class TokenManager {
         method: 'POST',
         endpoint: TOKEN_ENDPOINT,
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({
-          client_id: credentials.clientId,
-          client_secret: credentials.clientSecret,
-          grant_type: 'client_credentials',
-        }),
+        body: JSON.stringify(tokenRequestFields(credentials)),
       },
       // The call's deadline is real time; the clock only decides how long the token lives.
       Date.now() + callTimeoutMs,

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { refusedConnectionsAllowed } from '../../src/gateway/http/connection-cap.js';
-import { finalResponse, openConnection, receiveResponse, within, type RawConnection } from '../support/raw-connection.js';
+import { finalResponse, openConnection, receiveResponse, type RawConnection } from '../support/raw-connection.js';
+import { within } from '../support/within.js';
 import { startStack, type Stack } from '../support/stack.js';
 
 const MAX_CONNECTIONS = 2;

@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/gateway/access/api-keys.js';
-import { finalResponse, openConnection, receiveResponse, within, type RawConnection } from '../support/raw-connection.js';
+import { finalResponse, openConnection, receiveResponse, type RawConnection } from '../support/raw-connection.js';
+import { within } from '../support/within.js';
 import { startStack, type Stack, type StackOptions } from '../support/stack.js';
 import type { UploadOutcome } from '../support/upload-client.js';
 

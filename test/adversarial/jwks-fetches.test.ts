@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JWKS_BACKOFF_BASE_MS, MAX_JWKS_BYTES } from '../../src/gateway/access/jwks-fetch.js';
-import { send } from '../support/raw-request.js';
+import { send } from '../support/http.js';
 import { startStack, type Stack } from '../support/stack.js';
 
 const ISSUER = 'https://auth.example.com/';
@@ -53,7 +53,7 @@ async function start(): Promise<Stack> {
 }
 
 async function status(stack: Stack): Promise<number> {
-  const response = await send(stack.gateway.url, {
+  const response = await send(stack.gateway.graphqlUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     body: JSON.stringify({ query: '{ __typename }' }),

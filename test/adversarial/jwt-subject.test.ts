@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { send } from '../support/raw-request.js';
+import { send } from '../support/http.js';
 import { startStack, type Stack } from '../support/stack.js';
 
 const SECRET = 'shared-secret-0123456789abcdef0123456789';
@@ -26,7 +26,7 @@ function tokenWithSubject(sub: unknown): Promise<string> {
 }
 
 async function postWith(token: string) {
-  const response = await send(stack.gateway.url, {
+  const response = await send(stack.gateway.graphqlUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     body: JSON.stringify({ query: '{ __typename }' }),

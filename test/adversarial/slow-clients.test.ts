@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectionsCheckingIntervalFor, MAX_CONNECTIONS_CHECK_INTERVAL_MS } from '../../src/gateway/server.js';
-import { finalResponse, openConnection, within } from '../support/raw-connection.js';
+import { finalResponse, openConnection } from '../support/raw-connection.js';
+import { within } from '../support/within.js';
 import { startStack, type Stack } from '../support/stack.js';
 
 const HEADERS_TIMEOUT_MS = 300;

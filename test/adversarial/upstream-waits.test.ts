@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CircuitBreaker } from '../../src/upstream/resilience/circuit-breaker.js';
 import { parseRetryAfter } from '../../src/upstream/resilience/retry-policy.js';
 import { DashboardSearchDocument } from '../generated/graphql.js';
+import { errorCode } from '../support/answers.js';
 import { manualClock, type ManualClock } from '../support/clock.js';
 import { freshSearch } from '../support/searches.js';
 import { startStack, type Stack } from '../support/stack.js';
@@ -76,11 +77,6 @@ describe('a Retry-After far in the future', () => {
     await stack.execute(DashboardSearchDocument, freshSearch());
     stack.lookup.counters.reset();
     return stack;
-  }
-
-  async function errorCode(stack: Stack) {
-    const { body } = await stack.execute(DashboardSearchDocument, freshSearch());
-    return body.errors?.[0]?.extensions?.code;
   }
 
   it.each([

@@ -1,16 +1,34 @@
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { childPids, HarnessChild } from '../harness/child-process.js';
+import type { GatewayStartParams, GatewayStarted, GatewayStats, ProcessStats } from '../harness/protocol.js';
 import { Checks } from './checks.js';
 import { gatewayEnv } from './gateway-env.js';
 import type { BenchOptions } from './options.js';
-import type { CpuPlan } from './pinning.js';
+import type { CpuPlan, Role } from './pinning.js';
 import { MachineLoad } from './machine-load.js';
-import { BenchChild, childPids, type ChildKind } from './processes.js';
-import type { GatewayStats, LookupCounts, LookupStarted, ProcessStats, ServerStarted } from './protocol.js';
+import type { LookupCounts, LookupStarted, ServerStarted } from './protocol.js';
 import { QuerySource } from './queries.js';
 
 export interface Server {
-  child: BenchChild;
+  child: HarnessChild;
   url: string;
+}
+
+const SCRIPTS = {
+  gateway: fileURLToPath(new URL('../harness/gateway-child.ts', import.meta.url)),
+  'lookup-service': fileURLToPath(new URL('./children/lookup-service.ts', import.meta.url)),
+  'baseline-server': fileURLToPath(new URL('./children/baseline-server.ts', import.meta.url)),
+  'proxy-server': fileURLToPath(new URL('./children/proxy-server.ts', import.meta.url)),
+};
+
+interface ChildSpec {
+  name: string;
+  kind: keyof typeof SCRIPTS;
+  role: Role;
+  nodeFlags?: string[];
+  /** The child's whole environment; default: this process's. */
+  env?: Record<string, string>;
 }
 
 /** Everything a scenario works with: the processes, the searches, and where checks go. */
@@ -20,7 +38,7 @@ export interface BenchContext {
   checks: Checks;
   machine: MachineLoad;
   queries: QuerySource;
-  lookup: { child: BenchChild; started: LookupStarted };
+  lookup: { child: HarnessChild; started: LookupStarted };
   /** The gateway of the hot and cold scenarios. */
   gateway: Server;
   baseline: Server;
@@ -39,9 +57,15 @@ export interface BenchContext {
 const MAIN_GATEWAY_ENV = { CACHE_TTL_MS: '3600000' };
 
 export async function startContext(options: BenchOptions, cpus: CpuPlan): Promise<BenchContext> {
-  const children: BenchChild[] = [];
-  const spawn = async (...args: Parameters<typeof BenchChild.spawn>) => {
-    const child = await BenchChild.spawn(...args);
+  const children: HarnessChild[] = [];
+  const spawn = async ({ name, kind, role, nodeFlags, env }: ChildSpec) => {
+    const child = await HarnessChild.spawn({
+      name,
+      script: SCRIPTS[kind],
+      env: env ?? process.env,
+      nodeFlags,
+      command: (nodeArgs) => cpus.command(role, nodeArgs),
+    });
     children.push(child);
     return child;
   };
@@ -50,17 +74,17 @@ export async function startContext(options: BenchOptions, cpus: CpuPlan): Promis
   };
 
   try {
-    const lookupChild = await spawn({ name: 'lookup', kind: 'lookup-service', role: 'upstream', cpus });
+    const lookupChild = await spawn({ name: 'lookup', kind: 'lookup-service', role: 'upstream' });
     const started = await lookupChild.call<LookupStarted>('start', { searchLatencyMs: options.upstreamLatencyMs });
 
     const startGateway = async (name: string, env: Record<string, string>, nodeFlags: string[] = []): Promise<Server> => {
-      const child = await spawn({ name, kind: 'gateway-server', role: 'server', cpus, nodeFlags, env: gatewayEnv(options, started, env) });
-      return { child, url: (await child.call<ServerStarted>('start')).url };
+      const child = await spawn({ name, kind: 'gateway', role: 'server', nodeFlags, env: gatewayEnv(options, started, env) });
+      return { child, url: (await child.call<GatewayStarted>('start', { log: 'stdout' } satisfies GatewayStartParams)).url };
     };
     const profileFlags = options.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(options.cpuProfDir)}`];
 
-    const startServer = async (name: string, kind: ChildKind, params?: unknown): Promise<Server> => {
-      const child = await spawn({ name, kind, role: 'server', cpus });
+    const startServer = async (name: string, kind: 'baseline-server' | 'proxy-server', params?: unknown): Promise<Server> => {
+      const child = await spawn({ name, kind, role: 'server' });
       return { child, url: (await child.call<ServerStarted>('start', params)).url };
     };
 
@@ -89,7 +113,7 @@ export async function startContext(options: BenchOptions, cpus: CpuPlan): Promis
   }
 }
 
-export async function cpuUs(server: { child: BenchChild }): Promise<number> {
+export async function cpuUs(server: { child: HarnessChild }): Promise<number> {
   return (await server.child.call<ProcessStats>('stats')).cpuUs;
 }
 

@@ -42,7 +42,7 @@ import {
 import { InvalidTokenError } from '../../src/gateway/access/jwt.js';
 import { TokenKeysUnavailableError } from '../../src/gateway/access/jwks-fetch.js';
 import { ConfigError } from '../../src/gateway/config/gateway-config.js';
-import { ClientGoneError } from '../../src/gateway/http/request-body.js';
+import { ClientGoneError } from '../../src/shared/request-body.js';
 
 const variableDefinition = parse('query ($q: String!) { __typename }').definitions[0]!;
 const node = variableDefinition.kind === Kind.OPERATION_DEFINITION ? variableDefinition.variableDefinitions![0]! : variableDefinition;

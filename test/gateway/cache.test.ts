@@ -4,6 +4,7 @@ import { allFixtureCompanies, fixtureCompanies } from '../../src/lookup-service/
 import { CompanyByNumberDocument, DashboardSearchDocument, SearchCompaniesDocument } from '../generated/graphql.js';
 import { expectedCompany } from '../support/expected.js';
 import { startStack, type Stack } from '../support/stack.js';
+import { upstreamSearches } from '../support/upstream-calls.js';
 
 const TTL_MS = 300;
 const SWR_MS = 600;
@@ -31,14 +32,6 @@ beforeEach(() => {
     stack.lookup.counters.reset();
   }
 });
-
-/** The (jurisdiction, q) of every search the lookup service received since the last reset, in arrival order. */
-function upstreamSearches(stack: Stack): [string | null, string | null][] {
-  return stack.lookup.counters.searchQueries.map((raw) => {
-    const params = new URLSearchParams(raw);
-    return [params.get('jurisdiction'), params.get('q')];
-  });
-}
 
 async function sleepUntil(epochMs: number): Promise<void> {
   const remaining = epochMs - Date.now();

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashApiKey, matchApiKey, parseApiKeys } from '../../src/gateway/access/api-keys.js';
 import { clientAddress, networkOf } from '../../src/gateway/access/client-address.js';
 import { RateLimiter } from '../../src/gateway/limits/rate-limiter.js';
-import { send, type RawResponse } from '../support/raw-request.js';
+import { send, type HttpAnswer } from '../support/http.js';
 import { startStack, type Stack } from '../support/stack.js';
 
 const WEB_KEY = 'web-key-0123456789abcdef0123456789abcdef';
@@ -17,15 +17,15 @@ const QUERY = JSON.stringify({ query: '{ __typename }' });
 /** A search: had the refused request run, the lookup service would have counted it. */
 const SEARCH = JSON.stringify({ query: '{ searchCompanies(q: "refused before any work", jurisdiction: GB) { totalCount } }' });
 
-function post(stack: Stack, headers: Record<string, string> = {}, body = QUERY): Promise<RawResponse> {
-  return send(stack.gateway.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+function post(stack: Stack, headers: Record<string, string> = {}, body = QUERY): Promise<HttpAnswer> {
+  return send(stack.gateway.graphqlUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 }
 
 /** What a client is told to do about a bearer token refused for what it says or how it is signed. */
 const NEW_TOKEN = ' get a new token from the issuer this gateway trusts';
 const INVALID_KEY = "The API key is not valid; send a key the gateway's operators gave you";
 
-function expectRefusal(response: RawResponse, status: number, code: string, message: string) {
+function expectRefusal(response: HttpAnswer, status: number, code: string, message: string) {
   expect(response.status).toBe(status);
   expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
   expect(JSON.parse(response.text)).toEqual({ errors: [{ message, extensions: { code } }] });

@@ -6,6 +6,7 @@ import { allFixtureCompanies, fixtureCompanies, type CompanyResult } from '../..
 import { CompanyByNumberDocument, NodeByIdDocument, SearchCompaniesDocument } from '../generated/graphql.js';
 import { expectedCompany } from '../support/expected.js';
 import { startStack, type Stack } from '../support/stack.js';
+import { upstreamSearches } from '../support/upstream-calls.js';
 
 /** A GB company with the number of the IE fixture `sameNameIe`: numbers are unique only per jurisdiction. */
 const gbTwinOfIrishNumber: CompanyResult = {
@@ -35,16 +36,6 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 beforeEach(() => stack.lookup.counters.reset());
 
-/** The (jurisdiction, q) of every search the lookup service received since the last reset, sorted. */
-function upstreamSearches(): [string, string][] {
-  return stack.lookup.counters.searchQueries
-    .map((raw): [string, string] => {
-      const params = new URLSearchParams(raw);
-      return [params.get('jurisdiction') ?? '', params.get('q') ?? ''];
-    })
-    .sort((a, b) => a.join(' ').localeCompare(b.join(' ')));
-}
-
 function globalId(company: CompanyResult): string {
   return encodeGlobalID('Company', `${company.jurisdiction}:${company.companyNumber}`);
 }
@@ -68,7 +59,7 @@ describe('company(jurisdiction, companyNumber)', () => {
     const ie = await stack.execute(CompanyByNumberDocument, { jurisdiction: 'IE', companyNumber: '123456' });
     expect(ie).toEqual({ status: 200, body: { data: { company: expectedCompany(fixtureCompanies.irishPlc, 'IE') } } });
 
-    expect(upstreamSearches()).toEqual([
+    expect(upstreamSearches(stack, 'sorted')).toEqual([
       ['GB', '09876543'],
       ['IE', '123456'],
     ]);
@@ -78,7 +69,7 @@ describe('company(jurisdiction, companyNumber)', () => {
     const { status, body } = await stack.execute(CompanyByNumberDocument, { jurisdiction: 'GB', companyNumber: '99999999' });
     expect(status).toBe(200);
     expect(body).toEqual({ data: { company: null } });
-    expect(upstreamSearches()).toEqual([['GB', '99999999']]);
+    expect(upstreamSearches(stack, 'sorted')).toEqual([['GB', '99999999']]);
   });
 
   it('ignores the case of the number and surrounding whitespace', async () => {
@@ -110,7 +101,7 @@ describe('company(jurisdiction, companyNumber)', () => {
         results.map((result) => (result.companyNumber === '09876543' ? { ...result, jurisdiction: 'IE' } : result));
       const { body } = await stack.execute(CompanyByNumberDocument, { jurisdiction: 'GB', companyNumber: '09876543' });
       expect(body).toEqual({ data: { company: null } });
-      expect(upstreamSearches()).toEqual([['GB', '09876543']]);
+      expect(upstreamSearches(stack, 'sorted')).toEqual([['GB', '09876543']]);
     } finally {
       stack.lookup.knobs.clearFaults();
     }
@@ -128,7 +119,7 @@ describe('company(jurisdiction, companyNumber)', () => {
       data: { gb: summaryOf(gbTwinOfIrishNumber), ie: summaryOf(fixtureCompanies.sameNameIe) },
     });
     expect(body.data!.gb!.id).not.toBe(body.data!.ie!.id);
-    expect(upstreamSearches()).toEqual([
+    expect(upstreamSearches(stack, 'sorted')).toEqual([
       ['GB', '512345'],
       ['IE', '512345'],
     ]);
@@ -155,7 +146,7 @@ describe('node(id)', () => {
       const { status, body } = await stack.execute(NodeByIdDocument, { id: edge!.node.id });
       expect(status).toBe(200);
       expect(body).toEqual({ data: { node: summaryOf(company) } });
-      expect(upstreamSearches()).toEqual(
+      expect(upstreamSearches(stack, 'sorted')).toEqual(
         [
           [company.jurisdiction, q],
           [company.jurisdiction, company.companyNumber],
@@ -186,7 +177,7 @@ describe('node(id)', () => {
       },
     });
     expect(stack.lookup.counters.searchRequests).toBe(1);
-    expect(upstreamSearches()).toEqual([['GB', '09876543']]);
+    expect(upstreamSearches(stack, 'sorted')).toEqual([['GB', '09876543']]);
   });
 
   it('makes one upstream search per company when one request asks for several', async () => {
@@ -209,7 +200,7 @@ describe('node(id)', () => {
         e: { name: fixtureCompanies.scottish.name },
       },
     });
-    expect(upstreamSearches()).toEqual([
+    expect(upstreamSearches(stack, 'sorted')).toEqual([
       ['GB', '07654321'],
       ['GB', '09876543'],
       ['GB', 'SC123456'],

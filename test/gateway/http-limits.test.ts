@@ -1,11 +1,11 @@
 import { connect } from 'node:net';
 import { Readable } from 'node:stream';
-import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/gateway/access/api-keys.js';
 import { CORS_ALLOWED_HEADERS, createCorsPolicy } from '../../src/gateway/http/cors.js';
-import { messagesOf, send } from '../support/raw-request.js';
+import { messagesOf, send } from '../support/http.js';
 import { startStack, type Stack } from '../support/stack.js';
+import { expectNoUpstreamCall } from '../support/upstream-calls.js';
 
 const APP = 'https://app.example.com';
 const QUERY = JSON.stringify({ query: '{ __typename }' });
@@ -22,11 +22,7 @@ afterAll(() => stack.close());
 beforeEach(() => stack.lookup.counters.reset());
 
 const post = (headers: Record<string, string>, body: string = QUERY) =>
-  send(stack.gateway.url, { method: 'POST', headers: { ...JSON_HEADERS, ...headers }, body });
-
-function expectNoUpstreamCall() {
-  expect(stack.lookup.counters.searchRequests + stack.lookup.counters.tokenRequests).toBe(0);
-}
+  send(stack.gateway.graphqlUrl, { method: 'POST', headers: { ...JSON_HEADERS, ...headers }, body });
 
 /**
  * Sends the head of a POST and the first chunk of a chunked body that never
@@ -75,16 +71,16 @@ describe('request body size', () => {
     expect(JSON.parse(response.text)).toEqual({
       errors: [{ message: 'The request body is larger than 2048 bytes; send a smaller one', extensions: { code: 'PAYLOAD_TOO_LARGE' } }],
     });
-    expectNoUpstreamCall();
+    expectNoUpstreamCall(stack);
   });
 
   it('refuses a chunked body once it grows over MAX_BODY_BYTES', async () => {
     async function* chunks() {
       for (let i = 0; i < 4; i += 1) yield Buffer.from(big.slice(i * 1_000, (i + 1) * 1_000));
     }
-    const response = await request(stack.gateway.graphqlUrl, { method: 'POST', headers: JSON_HEADERS, body: Readable.from(chunks()) });
-    expect(response.statusCode).toBe(413);
-    expect(messagesOf(await response.body.text())).toEqual(['The request body is larger than 2048 bytes; send a smaller one']);
+    const response = await send(stack.gateway.graphqlUrl, { method: 'POST', headers: JSON_HEADERS, body: Readable.from(chunks()) });
+    expect(response.status).toBe(413);
+    expect(messagesOf(response.text)).toEqual(['The request body is larger than 2048 bytes; send a smaller one']);
   });
 
   it('takes a client that goes away mid-body as gone: a debug line, no error, no answer, and keeps serving', async () => {
@@ -207,7 +203,7 @@ describe('CSRF prevention', () => {
         },
       ],
     });
-    expectNoUpstreamCall();
+    expectNoUpstreamCall(stack);
   });
 
   it('refuses a cross-site GET an <img> or <script> could make, but lets a link to GraphiQL open', async () => {
@@ -218,8 +214,8 @@ describe('CSRF prevention', () => {
     });
     expect(embedded.status).toBe(403);
     expect(messagesOf(embedded.text)).toEqual(['Cross-site requests are refused unless they come from an origin in CORS_ALLOWED_ORIGINS']);
-    expectNoUpstreamCall();
-    const navigation = await send(stack.gateway.url, {
+    expectNoUpstreamCall(stack);
+    const navigation = await send(stack.gateway.graphqlUrl, {
       headers: { accept: 'text/html', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' },
     });
     expect(navigation.status).toBe(200);
@@ -244,7 +240,7 @@ describe('CSRF prevention', () => {
 
 describe('CORS', () => {
   it('answers a preflight from an allowed origin with what it may send', async () => {
-    const response = await send(stack.gateway.url, {
+    const response = await send(stack.gateway.graphqlUrl, {
       method: 'OPTIONS',
       headers: { origin: APP, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-api-key' },
     });
@@ -260,7 +256,7 @@ describe('CORS', () => {
   });
 
   it('refuses a preflight from any other origin, with no CORS headers', async () => {
-    const response = await send(stack.gateway.url, {
+    const response = await send(stack.gateway.graphqlUrl, {
       method: 'OPTIONS',
       headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
     });
@@ -299,7 +295,7 @@ describe('CORS', () => {
   it('sends no CORS headers at all when no origin is configured', async () => {
     const plain = await startStack({ gateway: { rateLimitPerMinute: 0 } });
     try {
-      const response = await send(plain.gateway.url, { method: 'POST', headers: { ...JSON_HEADERS, origin: APP }, body: QUERY });
+      const response = await send(plain.gateway.graphqlUrl, { method: 'POST', headers: { ...JSON_HEADERS, origin: APP }, body: QUERY });
       expect(response.status).toBe(200);
       expect(Object.keys(response.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
     } finally {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.js';
+import { expectNoUpstreamCall } from '../support/upstream-calls.js';
 
 let stack: Stack;
 
@@ -19,11 +20,6 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 beforeEach(() => stack.lookup.counters.reset());
 
-function expectNoUpstreamCall() {
-  expect(stack.lookup.counters.searchRequests).toBe(0);
-  expect(stack.lookup.counters.tokenRequests).toBe(0);
-}
-
 async function expectRefused(body: unknown, message: string, code?: string) {
   const { status, text } = await stack.post(body);
   expect(status).toBe(400);
@@ -32,7 +28,7 @@ async function expectRefused(body: unknown, message: string, code?: string) {
   expect(parsed.errors).toHaveLength(1);
   expect(parsed.errors[0].message).toBe(message);
   if (code) expect(parsed.errors[0].extensions).toEqual({ code });
-  expectNoUpstreamCall();
+  expectNoUpstreamCall(stack);
 }
 
 const search = (q: string, alias = '') => `${alias}searchCompanies(q: "${q}", jurisdiction: "GB") { totalCount }`;

@@ -6,7 +6,7 @@ import { ExecutionRecord } from '../../src/gateway/response-cache/execution-reco
 import { createLogger } from '../../src/gateway/logger.js';
 import { createGateway } from '../../src/gateway/graphql/yoga.js';
 import type { UpstreamClient } from '../../src/upstream/client.js';
-import { messagesOf, send } from '../support/raw-request.js';
+import { messagesOf, send } from '../support/http.js';
 import { startStack, type Stack } from '../support/stack.js';
 
 /** The settings an environment gives, as startStack takes them. */
@@ -29,7 +29,7 @@ describe('production mode (NODE_ENV=production)', () => {
   });
 
   it('serves no GraphiQL: a browser gets 406 and a message, not the page', async () => {
-    const { status, headers, text } = await send(stack.gateway.url, { headers: { accept: 'text/html' } });
+    const { status, headers, text } = await send(stack.gateway.graphqlUrl, { headers: { accept: 'text/html' } });
     expect(status).toBe(406);
     expect(headers['content-type']).toBe('application/json; charset=utf-8');
     expect(JSON.parse(text)).toEqual({
@@ -79,7 +79,7 @@ describe('production mode (NODE_ENV=production)', () => {
     const server = createServer((request, response) => void gateway(request, response, { execution: new ExecutionRecord() }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const { text } = await send(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, {
+      const { text } = await send(`http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
         body: JSON.stringify({ query: '{ searchCompanies(q: "holdings", jurisdiction: GB) { totalCount } }' }),
@@ -123,7 +123,7 @@ describe('production mode (NODE_ENV=production)', () => {
       gateway: settings({ NODE_ENV: 'production', ALLOW_ANONYMOUS: 'true', GRAPHIQL: 'true', INTROSPECTION: 'true' }),
     });
     try {
-      const page = await send(open.gateway.url, { headers: { accept: 'text/html' } });
+      const page = await send(open.gateway.graphqlUrl, { headers: { accept: 'text/html' } });
       expect(page.status).toBe(200);
       expect(page.text).toContain('<title>Company search</title>');
       expect(JSON.parse((await open.post({ query: INTROSPECTION })).text)).toEqual({
@@ -144,7 +144,7 @@ describe('development mode (the default)', () => {
   afterAll(() => stack.close());
 
   it('serves GraphiQL and introspection, and suggests fields', async () => {
-    expect((await send(stack.gateway.url, { headers: { accept: 'text/html' } })).status).toBe(200);
+    expect((await send(stack.gateway.graphqlUrl, { headers: { accept: 'text/html' } })).status).toBe(200);
     expect(JSON.parse((await stack.post({ query: INTROSPECTION })).text)).toEqual({ data: { __schema: { queryType: { name: 'Query' } } } });
     expect(messagesOf((await stack.post({ query: TYPO })).text)[0]).toBe(
       'Cannot query field "searchCompanie" on type "Query". Did you mean "searchCompanies"?',
@@ -154,7 +154,7 @@ describe('development mode (the default)', () => {
   it('turns GraphiQL and introspection off with GRAPHIQL=false and INTROSPECTION=false', async () => {
     const closed = await startStack({ gateway: settings({ GRAPHIQL: 'false', INTROSPECTION: 'false' }) });
     try {
-      expect((await send(closed.gateway.url, { headers: { accept: 'text/html' } })).status).toBe(406);
+      expect((await send(closed.gateway.graphqlUrl, { headers: { accept: 'text/html' } })).status).toBe(406);
       expect((await closed.post({ query: INTROSPECTION })).status).toBe(400);
     } finally {
       await closed.close();

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { describeConfig } from '../../src/gateway/config/describe-config.js';
 import { readConfig } from '../../src/gateway/config/gateway-config.js';
 import type { Fault, LookupServiceKnobs } from '../../src/lookup-service/index.js';
-import { send, type RawResponse } from '../support/raw-request.js';
+import { send, type HttpAnswer } from '../support/http.js';
 import { startStack, type Stack } from '../support/stack.js';
 
 /**
@@ -55,7 +55,7 @@ const scenarios: Scenario[] = [
 
 interface Outcome {
   name: string;
-  answers: RawResponse[];
+  answers: HttpAnswer[];
   logs: string[];
   secrets: string[];
   tokenRequests: number;
@@ -63,9 +63,9 @@ interface Outcome {
 
 const outcomes: Outcome[] = [];
 
-async function search(stack: Stack, n: number): Promise<RawResponse> {
+async function search(stack: Stack, n: number): Promise<HttpAnswer> {
   const query = `{ searchCompanies(q: "holdings ${n}", jurisdiction: "GB") { totalCount nodes { name } } company(jurisdiction: "GB", companyNumber: "${n}") { name } }`;
-  return send(stack.gateway.url, {
+  return send(stack.gateway.graphqlUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
     body: JSON.stringify({ query }),
@@ -85,7 +85,7 @@ async function run({ name, fault }: Scenario): Promise<Outcome> {
     stack.lookup.knobs.clearFaults();
     answers.push(await search(stack, 3));
     for (const token of stack.lookup.knobs.issuedTokens()) tokens.add(token);
-    answers.push(await send(stack.gateway.url, { headers: { accept: 'text/html' } }));
+    answers.push(await send(stack.gateway.graphqlUrl, { headers: { accept: 'text/html' } }));
     return {
       name,
       answers,

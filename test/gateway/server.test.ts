@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GRAPHIQL_EXAMPLE_QUERY } from '../../src/gateway/graphql/graphiql-example.js';
 import { SearchIndex, defaultDataSet, type CompanyResult } from '../../src/lookup-service/index.js';
 import { SearchCompaniesExampleDocument, type SearchCompaniesExampleQuery } from '../generated/graphql.js';
 import { expectedCompany } from '../support/expected.js';
+import { json, send } from '../support/http.js';
 import { startStack, type Stack } from '../support/stack.js';
+import { within } from '../support/within.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /**
@@ -100,13 +101,12 @@ describe('HTTP surface', () => {
       const { status } = await stack.get(path, { accept: 'text/html' });
       expect(status, path).toBe(404);
     }
-    const posted = await request(`${stack.gateway.url}/nope`, {
+    const posted = await send(`${stack.gateway.url}/nope`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: '{ __typename }' }),
     });
-    await posted.body.dump();
-    expect(posted.statusCode).toBe(404);
+    expect(posted.status).toBe(404);
   });
 });
 
@@ -157,18 +157,6 @@ function kill(launched: Launched | undefined): void {
     process.kill(-pid, 'SIGKILL');
   } catch {
     // Already gone.
-  }
-}
-
-async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Timed out after ${ms} ms waiting for ${what}`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 
@@ -223,15 +211,15 @@ describe('the main entry (src/main.ts)', () => {
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/graphql$/);
       expect(new URL(url).port).not.toBe('0');
 
-      const response = await request(url, {
+      const response = await send(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
         body: JSON.stringify({
           query: '{ searchCompanies(q: "Zebra Quantum", jurisdiction: "GB") { totalCount nodes { name companyNumber } } }',
         }),
       });
-      expect(response.statusCode).toBe(200);
-      expect(await response.body.json()).toEqual({
+      expect(response.status).toBe(200);
+      expect(json(response)).toEqual({
         data: { searchCompanies: { totalCount: 1, nodes: [{ name: 'Zebra Quantum Fisheries Ltd', companyNumber: '09876543' }] } },
       });
 

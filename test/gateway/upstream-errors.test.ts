@@ -1,8 +1,5 @@
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readConfig } from '../../src/gateway/config/gateway-config.js';
-import { createLogger } from '../../src/gateway/logger.js';
-import { startGateway } from '../../src/gateway/server.js';
 import { SearchCompaniesDocument } from '../generated/graphql.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { freshSearch } from '../support/searches.js';
@@ -124,35 +121,26 @@ describe('upstream failures get coded errors', () => {
 
 describe('an upstream that cannot be reached', () => {
   it('answers UPSTREAM_UNAVAILABLE when the connection is refused', async () => {
-    const logs: string[] = [];
     const closedPort = await new Promise<number>((resolve) => {
       const probe = createServer().listen(0, '127.0.0.1', () => {
         const { port } = probe.address() as { port: number };
         probe.close(() => resolve(port));
       });
     });
-    const gateway = await startGateway(
-      { ...readConfig({}), port: 0, upstreamRetries: 0 },
-      { url: new URL(`http://127.0.0.1:${closedPort}`), clientId: 'id', clientSecret: 'secret' },
-      createLogger('info', { write: (line: string) => logs.push(line) }),
-    );
+    const unreachable = await startStack({ upstreamUrl: `http://127.0.0.1:${closedPort}`, gateway: { upstreamRetries: 0 } });
     try {
-      const response = await fetch(gateway.graphqlUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: '{ searchCompanies(q: "acme", jurisdiction: "GB") { totalCount } }' }),
-      });
-      const body = await response.json();
+      const response = await unreachable.post({ query: '{ searchCompanies(q: "acme", jurisdiction: "GB") { totalCount } }' });
+      const body = JSON.parse(response.text);
       expect(body.errors[0].extensions).toEqual({ code: 'UPSTREAM_UNAVAILABLE' });
       expect(body.errors[0].message).toBe(MESSAGES.UPSTREAM_UNAVAILABLE);
-      expect(logs.map((line) => JSON.parse(line))).toContainEqual(
+      expect(unreachable.logs.map((line) => JSON.parse(line))).toContainEqual(
         expect.objectContaining({
           level: 40,
           detail: expect.stringContaining('could not be reached for POST /v1/oauth/token (ECONNREFUSED)'),
         }),
       );
     } finally {
-      await gateway.close();
+      await unreachable.close();
     }
   });
 });

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { call } from './http-client.js';
+import { tokenRequestFields } from '../../src/upstream/token-request.js';
+import { send } from '../support/http.js';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -47,10 +48,10 @@ describe('npm run lookup-service (main.ts)', () => {
     const [, url] = await waitForOutput(child, /listening on (http:\/\/127\.0\.0\.1:\d+)\n[\s\S]*ready in \d+ ms\n/);
     expect(stdout.text()).toMatch(/client_id: +cli-id\n +client_secret: +cli-secret\n +\d+ companies \(GB \d+, IE \d+\)/);
 
-    const answer = await call(`${url}/v1/oauth/token`, {
+    const answer = await send(`${url}/v1/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_id: 'cli-id', client_secret: 'cli-secret', grant_type: 'client_credentials' }),
+      body: JSON.stringify(tokenRequestFields({ clientId: 'cli-id', clientSecret: 'cli-secret' })),
     });
     expect(answer.status).toBe(200);
 

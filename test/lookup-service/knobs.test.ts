@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { allFixtureCompanies, fixtureCompanies, startLookupService } from '../../src/lookup-service/index.js';
 import type { CompanyResult, LookupService } from '../../src/lookup-service/index.js';
-import { accessToken, call, json, searchRequest, tokenRequest } from './http-client.js';
+import { json, send } from '../support/http.js';
+import { accessToken, searchRequest, tokenRequest } from '../support/lookup-client.js';
 
 let service: LookupService;
 let token: string;
@@ -214,7 +215,7 @@ describe('token faults', () => {
     service.knobs.failToken({ kind: 'hang' });
     await expect(tokenRequest(service)).rejects.toThrow();
     await expect(
-      call(`${service.url}/v1/oauth/token`, {
+      send(`${service.url}/v1/oauth/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: '{}',
@@ -303,12 +304,12 @@ describe('counters', () => {
   it('count requests and answers and log the raw query strings', async () => {
     await tokenRequest(service, { client_secret: 'wrong' });
     await tokenRequest(service);
-    await call(`${service.url}/v1/company/search?q=acme%20widgets&jurisdiction=gb&pageSize=10&page=2`, {
+    await send(`${service.url}/v1/company/search?q=acme%20widgets&jurisdiction=gb&pageSize=10&page=2`, {
       headers: { authorization: `Bearer ${token}` },
     });
-    await call(`${service.url}/v1/company/search?q=&jurisdiction=GB&pageSize=10`, { headers: { authorization: `Bearer ${token}` } });
-    await call(`${service.url}/v1/company/search`);
-    await call(`${service.url}/nowhere`);
+    await send(`${service.url}/v1/company/search?q=&jurisdiction=GB&pageSize=10`, { headers: { authorization: `Bearer ${token}` } });
+    await send(`${service.url}/v1/company/search`);
+    await send(`${service.url}/nowhere`);
     expect({ ...service.counters, searchQueries: [...service.counters.searchQueries] }).toEqual({
       tokenRequests: 2,
       tokensIssued: 1,
@@ -335,7 +336,7 @@ describe('counters', () => {
     service.knobs.searchLatencyMs = 100;
     try {
       const searchOnce = () =>
-        call(`${service.url}/v1/company/search?q=acme&jurisdiction=GB&pageSize=10`, { headers: { authorization: `Bearer ${token}` } });
+        send(`${service.url}/v1/company/search?q=acme&jurisdiction=GB&pageSize=10`, { headers: { authorization: `Bearer ${token}` } });
       await Promise.all([searchOnce(), searchOnce(), searchOnce()]);
       expect(service.counters.maxSearchesInFlight).toBe(3);
       expect(service.counters.searchesInFlight).toBe(0);

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCompanies, fixtureCompaniesByStatus, startLookupService } from '../../src/lookup-service/index.js';
 import type { LookupService } from '../../src/lookup-service/index.js';
-import { accessToken, call, json, searchNames, searchRequest } from './http-client.js';
-import type { SearchBody } from './http-client.js';
+import { json, send } from '../support/http.js';
+import { accessToken, searchNames, searchRequest } from '../support/lookup-client.js';
+import type { SearchBody } from '../support/lookup-client.js';
 
 let service: LookupService;
 let token: string;
@@ -32,7 +33,7 @@ describe('GET /v1/company/search authorisation', () => {
   it.each(['Basic dXNlcjpwYXNz', 'Bearer', 'Bearer two words', 'Token abc'])(
     'answers 401 for the malformed header %j',
     async (authorization) => {
-      const answer = await call(`${service.url}/v1/company/search?q=zebra&jurisdiction=GB&pageSize=1`, { headers: { authorization } });
+      const answer = await send(`${service.url}/v1/company/search?q=zebra&jurisdiction=GB&pageSize=1`, { headers: { authorization } });
       expect({ status: answer.status, authenticate: answer.headers['www-authenticate'], body: json(answer) }).toEqual({
         status: 401,
         authenticate: 'Bearer',
@@ -42,7 +43,7 @@ describe('GET /v1/company/search authorisation', () => {
   );
 
   it('accepts the scheme in any case', async () => {
-    const answer = await call(`${service.url}/v1/company/search?q=zebra&jurisdiction=GB&pageSize=1`, {
+    const answer = await send(`${service.url}/v1/company/search?q=zebra&jurisdiction=GB&pageSize=1`, {
       headers: { authorization: `bearer ${token}` },
     });
     expect(answer.status).toBe(200);
@@ -197,7 +198,7 @@ describe('GET /v1/company/search results', () => {
 describe('other requests', () => {
   it('answers 404 in JSON for an unknown path', async () => {
     for (const path of ['/', '/v1/company/search/', '/v2/company/search', '/v1/oauth/token/x']) {
-      const answer = await call(`${service.url}${path}`);
+      const answer = await send(`${service.url}${path}`);
       expect({ status: answer.status, type: answer.headers['content-type'], body: json(answer) }).toEqual({
         status: 404,
         type: 'application/json; charset=utf-8',
@@ -207,7 +208,7 @@ describe('other requests', () => {
   });
 
   it('answers 405 with Allow for another method on the search', async () => {
-    const answer = await call(`${service.url}/v1/company/search?q=a&jurisdiction=GB&pageSize=1`, { method: 'POST', body: '{}' });
+    const answer = await send(`${service.url}/v1/company/search?q=a&jurisdiction=GB&pageSize=1`, { method: 'POST', body: '{}' });
     expect({ status: answer.status, allow: answer.headers.allow, body: json(answer) }).toEqual({
       status: 405,
       allow: 'GET',

@@ -1,8 +1,9 @@
-import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { allFixtureCompanies, startLookupService } from '../../src/lookup-service/index.js';
 import type { LookupService, LookupServiceOptions } from '../../src/lookup-service/index.js';
-import { accessToken, call, searchRequest, tokenRequest } from './http-client.js';
+import { send } from '../support/http.js';
+import { rawExchange } from '../support/raw-connection.js';
+import { accessToken, searchRequest, tokenRequest } from '../support/lookup-client.js';
 
 const started: LookupService[] = [];
 
@@ -15,18 +16,6 @@ async function start(options: LookupServiceOptions = {}): Promise<LookupService>
 afterEach(async () => {
   await Promise.all(started.splice(0).map((service) => service.close()));
 });
-
-/** Sends raw bytes and returns the raw answer, for requests no HTTP client would make. */
-function rawExchange(url: string, request: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.end(request));
-    let answer = '';
-    socket.on('data', (chunk) => (answer += chunk.toString()));
-    socket.on('end', () => resolve(answer));
-    socket.on('error', reject);
-  });
-}
 
 describe('startLookupService', () => {
   it('listens on an ephemeral loopback port with random credentials by default', async () => {
@@ -117,6 +106,6 @@ describe('close', () => {
     expect(performance.now() - started).toBeLessThan(1_000);
     expect(await Promise.all([hanging, waiting])).toEqual(['failed', 'failed']);
     await service.close();
-    await expect(call(`${service.url}/v1/oauth/token`)).rejects.toThrow(/ECONNREFUSED/);
+    await expect(send(`${service.url}/v1/oauth/token`)).rejects.toThrow(/ECONNREFUSED/);
   });
 });

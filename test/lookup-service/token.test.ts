@@ -1,9 +1,10 @@
 import { Readable } from 'node:stream';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allFixtureCompanies, startLookupService } from '../../src/lookup-service/index.js';
 import type { LookupService } from '../../src/lookup-service/index.js';
-import { call, json, searchRequest, tokenRequest } from './http-client.js';
+import { tokenRequestFields } from '../../src/upstream/token-request.js';
+import { json, send } from '../support/http.js';
+import { searchRequest, tokenRequest } from '../support/lookup-client.js';
 
 let service: LookupService;
 
@@ -14,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => service.close());
 
 function postToken(body: string, contentType = 'application/json') {
-  return call(`${service.url}/v1/oauth/token`, { method: 'POST', headers: { 'content-type': contentType }, body });
+  return send(`${service.url}/v1/oauth/token`, { method: 'POST', headers: { 'content-type': contentType }, body });
 }
 
 describe('POST /v1/oauth/token', () => {
@@ -38,7 +39,7 @@ describe('POST /v1/oauth/token', () => {
   });
 
   it('accepts a charset parameter on the JSON content type', async () => {
-    const body = JSON.stringify({ client_id: 'test-client', client_secret: 'test-secret', grant_type: 'client_credentials' });
+    const body = JSON.stringify(tokenRequestFields(service.credentials));
     expect((await postToken(body, 'Application/JSON; charset=utf-8')).status).toBe(200);
   });
 
@@ -72,7 +73,7 @@ describe('POST /v1/oauth/token', () => {
       'application/x-www-form-urlencoded',
     );
     expect({ status: form.status, body: json(form) }).toEqual({ status: 415, body: { message: 'Content-Type must be application/json' } });
-    const untyped = await call(`${service.url}/v1/oauth/token`, { method: 'POST', body: '{}' });
+    const untyped = await send(`${service.url}/v1/oauth/token`, { method: 'POST', body: '{}' });
     expect(untyped.status).toBe(415);
   });
 
@@ -87,12 +88,12 @@ describe('POST /v1/oauth/token', () => {
 
   it('answers 413 for a chunked body without Content-Length once it passes 16 KiB, and the connection stays usable', async () => {
     const kibibytes = Readable.from(Array.from({ length: 20 }, () => Buffer.alloc(1024, ' ')));
-    const answer = await request(`${service.url}/v1/oauth/token`, {
+    const answer = await send(`${service.url}/v1/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: kibibytes,
     });
-    expect({ status: answer.statusCode, body: await answer.body.json() }).toEqual({
+    expect({ status: answer.status, body: json(answer) }).toEqual({
       status: 413,
       body: { message: 'Request body must not exceed 16384 bytes' },
     });
@@ -112,7 +113,7 @@ describe('POST /v1/oauth/token', () => {
   );
 
   it('answers 405 with Allow for another method', async () => {
-    const answer = await call(`${service.url}/v1/oauth/token`);
+    const answer = await send(`${service.url}/v1/oauth/token`);
     expect({ status: answer.status, allow: answer.headers.allow, body: json(answer) }).toEqual({
       status: 405,
       allow: 'POST',

@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { GatewayStats } from '../harness/protocol.js';
 import { startLookupService, type LookupService } from '../../src/lookup-service/index.js';
 import { FAULT_CYCLE, FINAL_PHASE, makeHealthy, runPhase, type Phase } from './fault-schedule.js';
 import { checkHealthyAnswers } from './final-check.js';
 import { GatewayProcess } from './gateway-process.js';
 import { Load } from './load.js';
 import { readOptions, USAGE, type SoakOptions } from './options.js';
-import type { GatewayStats } from './protocol.js';
 import { failures, finalReport, progressLine, type PhaseSummary } from './report.js';
 import { SOAK_GATEWAY_SETTINGS, WARM_UP_SECONDS } from './settings.js';
 import { Tally } from './tally.js';
@@ -146,7 +146,7 @@ async function main(): Promise<number> {
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  // The exit handler in gateway-process.ts kills the child.
+  // The exit handler in test/harness/child-process.ts kills the child.
   process.once(signal, () => process.exit(130));
 }
 

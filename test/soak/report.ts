@@ -1,6 +1,6 @@
-import type { Crash } from './gateway-process.js';
+import type { Crash } from '../harness/child-process.js';
+import type { GatewayStats } from '../harness/protocol.js';
 import type { SoakOptions } from './options.js';
-import type { GatewayStats } from './protocol.js';
 import { HEAP_GROWTH_LIMIT_BYTES, SOAK_GATEWAY_SETTINGS } from './settings.js';
 import type { Tally, UpstreamCalls } from './tally.js';
 
@@ -21,8 +21,8 @@ export interface SoakResult {
   total: Tally;
   phases: PhaseSummary[];
   upstream: UpstreamCalls;
-  start: GatewayStats;
-  end: GatewayStats;
+  start: Required<GatewayStats>;
+  end: Required<GatewayStats>;
   crashes: Crash[];
   finalProblems: string[];
 }
@@ -98,6 +98,7 @@ export function failures(result: SoakResult): string[] {
 /** The full report printed at the end. */
 export function finalReport(result: SoakResult): string[] {
   const { total, upstream, start, end, options } = result;
+  const { log } = end;
   const lines: string[] = [];
   const rps = total.requests / result.loadSeconds;
   lines.push('', '=== Soak run report ===');
@@ -124,7 +125,7 @@ export function finalReport(result: SoakResult): string[] {
     lines.push(`  note: the upstream saw more searches at once than UPSTREAM_MAX_IN_FLIGHT; see the max in flight by phase`);
   }
   lines.push(
-    `Circuit breaker opened ${number(end.logMessages[CIRCUIT_OPENED] ?? 0)} times; searches retried ${number(end.logMessages[RETRIED] ?? 0)} times`,
+    `Circuit breaker opened ${number(log.messages[CIRCUIT_OPENED] ?? 0)} times; searches retried ${number(log.messages[RETRIED] ?? 0)} times`,
   );
   lines.push(`Crashes: ${result.crashes.length}`);
   for (const crash of result.crashes)
@@ -162,9 +163,9 @@ export function finalReport(result: SoakResult): string[] {
     ]).map((line) => `  ${line}`),
   );
 
-  lines.push('', `Gateway log lines (warn and above) by level: ${inline(new Map(Object.entries(end.logLevels)))}`);
-  for (const [message, count] of sorted(end.logMessages).slice(0, 15)) lines.push(`  ${number(count).padStart(9)}  ${message}`);
-  for (const sample of end.errorSamples) lines.push(`  error line: ${sample}`);
+  lines.push('', `Gateway log lines (warn and above) by level: ${inline(new Map(Object.entries(log.levels)))}`);
+  for (const [message, count] of sorted(log.messages).slice(0, 15)) lines.push(`  ${number(count).padStart(9)}  ${message}`);
+  for (const sample of log.errorSamples) lines.push(`  error line: ${sample}`);
   if (total.invalidSamples.length > 0) {
     lines.push('', 'First bad answers:');
     for (const sample of total.invalidSamples) lines.push(`  ${sample}`);

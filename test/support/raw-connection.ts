@@ -73,17 +73,12 @@ export function openConnection(baseUrl: string): Promise<RawConnection> {
   });
 }
 
-/** `promise`, or a rejection naming `what` if it takes longer than `ms`: a safety bound, far beyond what is expected. */
-export async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+/** Sends `request` as it is on a connection of its own and returns everything received (latin1) once the server closes it. */
+export async function rawExchange(baseUrl: string, request: string | Buffer): Promise<string> {
+  const connection = await openConnection(baseUrl);
+  await connection.write(request);
+  await connection.closed;
+  return connection.received;
 }
 
 /** A final (not 1xx) HTTP/1.1 response whose Content-Length body has fully arrived: status, headers, body. */

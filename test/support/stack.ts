@@ -1,11 +1,11 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
-import { request } from 'undici';
 import { readConfig, type GatewayConfig } from '../../src/gateway/config/gateway-config.js';
 import { createLogger } from '../../src/gateway/logger.js';
 import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
 import type { Clock } from '../../src/upstream/resilience/clock.js';
 import { startLookupService, type LookupService, type LookupServiceOptions } from '../../src/lookup-service/index.js';
+import { send, type HttpAnswer } from './http.js';
 
 export interface GraphQLResponse<TData> {
   status: number;
@@ -22,9 +22,9 @@ export interface Stack {
   /** Every line the gateway logged, as written. */
   logs: string[];
   execute<TData, TVariables>(document: TypedDocumentNode<TData, TVariables>, variables: TVariables): Promise<GraphQLResponse<TData>>;
-  /** Posts any JSON body to /graphql. */
-  post(body: unknown, headers?: Record<string, string>): Promise<{ status: number; text: string }>;
-  get(path: string, headers?: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; text: string }>;
+  /** Posts any JSON body to /graphql (a string as it is). */
+  post(body: unknown, headers?: Record<string, string>): Promise<HttpAnswer>;
+  get(path: string, headers?: Record<string, string>): Promise<HttpAnswer>;
   close(): Promise<void>;
 }
 
@@ -33,6 +33,8 @@ export interface StackOptions {
   gateway?: Partial<Omit<GatewayConfig, 'upstream'>>;
   /** The gateway's clock for its circuit breaker and token, e.g. a `manualClock()`. */
   clock?: Clock;
+  /** Where the gateway's upstream is instead of the lookup service, e.g. a port nothing listens on. */
+  upstreamUrl?: string;
 }
 
 /** The embedded lookup service and a gateway in front of it, both on loopback ports of their own. */
@@ -42,19 +44,17 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const config = { ...readConfig({}), port: 0, logLevel: 'debug' as const, ...options.gateway };
   const gateway = await startGateway(
     config,
-    { url: new URL(lookup.url), ...lookup.credentials },
+    { url: new URL(options.upstreamUrl ?? lookup.url), ...lookup.credentials },
     createLogger(config.logLevel, { write: (line: string) => logs.push(line) }),
     { clock: options.clock },
   );
 
-  const post = async (body: unknown, headers: Record<string, string> = {}) => {
-    const response = await request(gateway.graphqlUrl, {
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    send(gateway.graphqlUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
-    return { status: response.statusCode, text: await response.body.text() };
-  };
 
   return {
     lookup,
@@ -65,10 +65,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       const { status, text } = await post({ query: print(document), variables });
       return { status, body: JSON.parse(text) };
     },
-    async get(path, headers = {}) {
-      const response = await request(`${gateway.url}${path}`, { headers });
-      return { status: response.statusCode, headers: response.headers, text: await response.body.text() };
-    },
+    get: (path, headers = {}) => send(gateway.url, { path, headers }),
     async close() {
       await gateway.close();
       await lookup.close();

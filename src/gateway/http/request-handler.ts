@@ -24,8 +24,8 @@ import {
 import { InternalServerError } from '../../errors/internal-error.js';
 import type { Refusal } from '../../errors/refusal.js';
 import { sendRejection } from './rejection.js';
-import { ClientGoneError, readBody } from './request-body.js';
 import { originForm } from './request-target.js';
+import { ClientGoneError, readBody } from '../../shared/request-body.js';
 
 export interface RequestHandlerOptions {
   /** What answers a request once every check has passed: Yoga, given the body already read (none for GET and HEAD). */

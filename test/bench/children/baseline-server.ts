@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { BaselineAnswer, ServerStarted } from '../protocol.js';
-import { processStats, serveParent } from './serve-parent.js';
+import { processStats, serveParent } from '../../harness/serve-parent.js';
+import { listenOnLoopback } from './listen.js';
 
 /**
  * The physical limit: a bare node:http server that reads each request and
@@ -19,17 +19,10 @@ const server = createServer((request, response) => {
     response.writeHead(200, answer.headers).end(answer.body);
   });
 });
-server.keepAliveTimeout = 5_000;
 
 serveParent({
   start(): Promise<ServerStarted> {
-    return new Promise((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as AddressInfo;
-        resolve({ url: `http://127.0.0.1:${port}` });
-      });
-    });
+    return listenOnLoopback(server);
   },
   answer(params) {
     const { body, contentType } = params as BaselineAnswer;

@@ -1,6 +1,6 @@
 import { startLookupService, type LookupService } from '../../../src/lookup-service/index.js';
 import type { LookupCounts, LookupKnobs, LookupStarted, LookupStartParams } from '../protocol.js';
-import { processStats, serveParent } from './serve-parent.js';
+import { processStats, serveParent } from '../../harness/serve-parent.js';
 
 /** The embedded lookup service in a process of its own, so that its CPU time is not counted as the gateway's. */
 let service: LookupService | undefined;

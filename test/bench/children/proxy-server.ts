@@ -1,9 +1,9 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
 import type { LookupStarted, ServerStarted } from '../protocol.js';
-import { serviceToken } from '../service-token.js';
-import { processStats, serveParent } from './serve-parent.js';
+import { accessToken } from '../../support/lookup-client.js';
+import { processStats, serveParent } from '../../harness/serve-parent.js';
+import { listenOnLoopback } from './listen.js';
 
 /**
  * The floor of a cold request: a bare node:http server that turns each
@@ -48,19 +48,12 @@ const server = createServer((request, response) => {
     );
   });
 });
-server.keepAliveTimeout = 5_000;
 
 serveParent({
   async start(params): Promise<ServerStarted> {
     const lookup = params as LookupStarted;
-    upstream = { pool: new Pool(lookup.url), authorization: `Bearer ${await serviceToken(lookup)}` };
-    return new Promise((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as AddressInfo;
-        resolve({ url: `http://127.0.0.1:${port}` });
-      });
-    });
+    upstream = { pool: new Pool(lookup.url), authorization: `Bearer ${await accessToken(lookup)}` };
+    return listenOnLoopback(server);
   },
   stats: processStats,
 });

@@ -3,7 +3,7 @@ import { LoadClient } from '../load.js';
 import { checkSearchAnswer, graphqlRequest, SEARCH_COMPANIES } from '../operations.js';
 import { QueryCursor } from '../queries.js';
 import { runInterleaved, summarize, type Contender, type Summary } from '../rounds.js';
-import { serviceToken } from '../service-token.js';
+import { accessToken } from '../../support/lookup-client.js';
 
 export interface ColdResult {
   concurrency: number;
@@ -53,7 +53,7 @@ function checkUpstreamAnswer(status: number, body: Buffer): string | undefined {
 export async function runCold(context: BenchContext): Promise<ColdResult> {
   const { options, gateway, proxy, lookup, checks } = context;
   context.queries.prepare(searchesNeeded(context));
-  const token = await serviceToken(lookup.started);
+  const token = await accessToken(lookup.started);
   const upstreamSearches = async () => (await context.lookupCounts()).searchRequests;
   const upstreamQueries = new QueryCursor(context.queries);
   const gatewayQueries = new QueryCursor(context.queries);

@@ -1,5 +1,5 @@
 import { cpuUs, type BenchContext } from '../context.js';
-import { send } from '../http.js';
+import { send } from '../../support/http.js';
 import { LoadClient, type LoadRequest } from '../load.js';
 import { checkSearchAnswer, graphqlRequest, type Operation } from '../operations.js';
 import { runInterleaved, summarize, type Contender, type Summary } from '../rounds.js';
@@ -34,7 +34,8 @@ export async function runHot(context: BenchContext, spec: HotSpec): Promise<HotR
   if (!checks.record(`${spec.id}: first answer is 200 with results and no errors`, problem === undefined, problem)) {
     throw new Error(`${spec.id}: the gateway did not answer the hot query: ${problem}`);
   }
-  await baseline.child.call('answer', { body: first.body, contentType: first.contentType });
+  const contentType = first.headers['content-type'];
+  await baseline.child.call('answer', { body: first.body, contentType: typeof contentType === 'string' ? contentType : '' });
 
   const sameAsFirst = (status: number, body: Buffer) =>
     status !== 200

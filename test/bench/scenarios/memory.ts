@@ -1,7 +1,7 @@
 import { gatewayStats, type BenchContext, type Server } from '../context.js';
 import { LoadClient, type LoadPlan } from '../load.js';
 import { checkSearchAnswer, checkSmallSearchAnswer, graphqlRequest, SEARCH_COMPANIES } from '../operations.js';
-import type { GatewayStats } from '../protocol.js';
+import type { GatewayStats } from '../../harness/protocol.js';
 import { QueryCursor, SmallSearches, type SearchVariables } from '../queries.js';
 
 /** Distinct searches answered before the first RSS reading, so that it includes warm code and pools, not cached data. */

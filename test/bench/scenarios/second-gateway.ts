@@ -1,5 +1,5 @@
 import type { BenchContext, Server } from '../context.js';
-import { send } from '../http.js';
+import { send } from '../../support/http.js';
 import { graphqlRequest } from '../operations.js';
 import type { HotResult } from './hot.js';
 

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DashboardSearchDocument } from '../../generated/graphql.js';
+import { errorCode as searchErrorCode } from '../../support/answers.js';
 import { startStack, type Stack } from '../../support/stack.js';
 import { freshSearch } from '../../support/searches.js';
 
@@ -19,10 +20,7 @@ beforeEach(async () => {
 });
 afterEach(() => stack.close());
 
-async function errorCode(search = freshSearch()) {
-  const { body } = await stack.execute(DashboardSearchDocument, search);
-  return body.errors?.[0]?.extensions?.code;
-}
+const errorCode = (search = freshSearch()) => searchErrorCode(stack, search);
 
 async function openTheCircuit() {
   stack.lookup.knobs.failSearch({ status: 503 }, Number.POSITIVE_INFINITY);

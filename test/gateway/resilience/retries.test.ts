@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DashboardSearchDocument } from '../../generated/graphql.js';
 import { TOKEN_BACKOFF_BASE_MS } from '../../../src/upstream/token-manager.js';
+import { errorCodes } from '../../support/answers.js';
 import { manualClock } from '../../support/clock.js';
 import { startStack, type Stack } from '../../support/stack.js';
 import { freshSearch } from '../../support/searches.js';
@@ -31,10 +32,6 @@ async function healthyAnswer(variables: { q: string; jurisdiction: string }) {
   const { body } = await stack.execute(DashboardSearchDocument, variables);
   expect(body.errors).toBeUndefined();
   return body;
-}
-
-function errorCodes(body: { errors?: { extensions?: Record<string, unknown> }[] }) {
-  return body.errors?.map((error) => error.extensions?.code);
 }
 
 describe('retries of a failed search', () => {

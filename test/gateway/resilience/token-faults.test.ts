@@ -1,18 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DashboardSearchDocument } from '../../generated/graphql.js';
 import { TOKEN_BACKOFF_BASE_MS } from '../../../src/upstream/token-manager.js';
+import { errorCode } from '../../support/answers.js';
 import { manualClock } from '../../support/clock.js';
 import { startStack, type Stack } from '../../support/stack.js';
-import { freshSearch } from '../../support/searches.js';
 
 let stack: Stack | undefined;
 afterEach(() => stack?.close());
-
-async function errorCode(stack: Stack) {
-  const { body } = await stack.execute(DashboardSearchDocument, freshSearch());
-  return body.errors?.[0]?.extensions?.code;
-}
 
 describe('token endpoint faults', () => {
   it('does not offer refused credentials again during the cool-down: one token call for many searches', async () => {

@@ -6,10 +6,19 @@ export class ClientGoneError extends Error {
 }
 
 /**
- * The whole request body, or undefined as soon as it grows past `maxBytes`
- * (reading then stops). Rejects with ClientGoneError if the client hangs up first.
+ * The whole request body, or undefined when it is larger than `maxBytes`:
+ * when Content-Length says so (nothing is read), or as soon as the bytes read
+ * pass it (reading then stops). What is left of a body too large is the
+ * caller's to drain or refuse. Rejects with ClientGoneError if the client
+ * hangs up first.
+ *
+ * Written here rather than taken from raw-body (the library for the job): it
+ * is not a dependency and would bring four (bytes, http-errors, iconv-lite,
+ * unpipe), and both callers would map its HttpErrors back to these two
+ * outcomes; the gateway and the embedded lookup service share this one reader.
  */
 export function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
+  if (Number(request.headers['content-length']) > maxBytes) return Promise.resolve(undefined);
   return new Promise((resolve, reject) => {
     // Hung up while the checks before reading were still running: no event will come.
     if (request.destroyed) {

@@ -1,47 +1,23 @@
-import { request } from 'undici';
-import type { LookupService } from '../../src/lookup-service/index.js';
+import { TOKEN_ENDPOINT, tokenRequestFields, type ClientCredentials } from '../../src/upstream/token-request.js';
+import { json, send, type HttpAnswer } from './http.js';
 
-export interface HttpAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
+/** A lookup service to call: a running LookupService, or what a benchmark child reports of one. */
+export interface LookupAddress {
+  url: string;
+  credentials: ClientCredentials;
 }
 
-export interface CallOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
-  headers?: Record<string, string>;
-  body?: string;
-  signal?: AbortSignal;
-}
-
-export async function call(url: string, options: CallOptions = {}): Promise<HttpAnswer> {
-  const response = await request(url, {
-    method: options.method ?? 'GET',
-    headers: options.headers,
-    body: options.body,
-    signal: options.signal,
-  });
-  return { status: response.statusCode, headers: response.headers, text: await response.body.text() };
-}
-
-export function json(answer: HttpAnswer): unknown {
-  return JSON.parse(answer.text);
-}
-
-export function tokenRequest(service: LookupService, fields: Record<string, unknown> = {}): Promise<HttpAnswer> {
-  return call(`${service.url}/v1/oauth/token`, {
+/** A token request with the service's credentials; `fields` replace or add fields (undefined ones are left out). */
+export function tokenRequest(service: LookupAddress, fields: Record<string, unknown> = {}): Promise<HttpAnswer> {
+  return send(`${service.url}${TOKEN_ENDPOINT}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      client_id: service.credentials.clientId,
-      client_secret: service.credentials.clientSecret,
-      grant_type: 'client_credentials',
-      ...fields,
-    }),
+    body: JSON.stringify({ ...tokenRequestFields(service.credentials), ...fields }),
   });
 }
 
-export async function accessToken(service: LookupService): Promise<string> {
+/** A bearer token from the service, for callers that talk to it without the gateway in between. */
+export async function accessToken(service: LookupAddress): Promise<string> {
   const answer = await tokenRequest(service);
   if (answer.status !== 200) throw new Error(`Token request failed: ${answer.status} ${answer.text}`);
   const body = json(answer);
@@ -52,13 +28,13 @@ export async function accessToken(service: LookupService): Promise<string> {
 }
 
 export function searchRequest(
-  service: LookupService,
+  service: LookupAddress,
   parameters: Record<string, string>,
   token: string | undefined,
   signal?: AbortSignal,
 ): Promise<HttpAnswer> {
   const query = new URLSearchParams(parameters).toString();
-  return call(`${service.url}/v1/company/search?${query}`, {
+  return send(`${service.url}/v1/company/search?${query}`, {
     headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
     signal,
   });
@@ -70,7 +46,7 @@ export interface SearchBody {
 }
 
 export async function searchNames(
-  service: LookupService,
+  service: LookupAddress,
   token: string,
   q: string,
   jurisdiction = 'GB',
