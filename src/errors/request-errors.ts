@@ -63,18 +63,19 @@ export class TrustedDocumentNotFoundError extends RequestError {
 
 /**
  * A variable value that cannot be coerced to its type, which graphql-js
- * reports without a code: the same error, coded like any other bad input.
- * It keeps the 400 Yoga's executor gave it.
+ * reports without a code: the same error, coded like any other bad input and
+ * naming its variable in `extensions.variable` (without the `$`), as a bad
+ * argument names its argument. It keeps the 400 Yoga's executor gave it.
  */
 export class BadVariableValueError extends CodedGraphQLError {
-  constructor(error: GraphQLError) {
+  constructor(error: GraphQLError, variable: string) {
     super('BAD_USER_INPUT', error.message, {
       nodes: error.nodes,
       source: error.source,
       positions: error.positions,
       path: error.path,
       originalError: error.originalError,
-      extensions: error.extensions,
+      extensions: { ...error.extensions, variable },
     });
   }
 }

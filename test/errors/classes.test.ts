@@ -70,7 +70,7 @@ const CLIENT_ERRORS: Error[] = [
   new IntrospectionDisabledError('__schema', node),
   new TrustedDocumentRequiredError('documentId'),
   new TrustedDocumentNotFoundError('documentId'),
-  new BadVariableValueError(new GraphQLError('Variable "$q" of required type "String!" was not provided.', { nodes: node })),
+  new BadVariableValueError(new GraphQLError('Variable "$q" of required type "String!" was not provided.', { nodes: node }), 'q'),
   new BadUserInputError('q', 'must not be empty'),
   new BadScalarValueError('CountryCode must be a string such as "GB"'),
   new UpstreamAuthError('detail'),

@@ -78,6 +78,7 @@ describe('bad input gets a clear error and no upstream call', () => {
     const { status, body } = await stack.execute(SearchCompaniesDocument, { q: 'acme', jurisdiction: 42 as never });
     expect(status).toBe(400);
     expect(body.errors![0]!.message).toContain('CountryCode must be a string');
+    expect(body.errors![0]!.extensions).toEqual({ code: 'BAD_USER_INPUT', variable: 'jurisdiction' });
     expect(stack.lookup.counters.searchRequests).toBe(0);
   });
 
@@ -85,10 +86,12 @@ describe('bad input gets a clear error and no upstream call', () => {
     ['of the wrong type', { q: 7, jurisdiction: 'GB' }, 'Variable "$q" got invalid value 7; String cannot represent a non string value: 7'],
     ['left out', { jurisdiction: 'GB' }, 'Variable "$q" of required type "String!" was not provided.'],
     ['null where it must not be', { q: null, jurisdiction: 'GB' }, 'Variable "$q" of non-null type "String!" must not be null.'],
-  ])('refuses a variable %s before execution with 400 and BAD_USER_INPUT', async (_, variables, message) => {
+  ])('refuses a variable %s before execution with 400 and BAD_USER_INPUT, naming the variable', async (_, variables, message) => {
     const { status, body } = await stack.execute(SearchCompaniesDocument, variables as never);
     expect(status).toBe(400);
-    expect(body).toEqual({ errors: [{ message, locations: [{ line: 1, column: 23 }], extensions: { code: 'BAD_USER_INPUT' } }] });
+    expect(body).toEqual({
+      errors: [{ message, locations: [{ line: 1, column: 23 }], extensions: { code: 'BAD_USER_INPUT', variable: 'q' } }],
+    });
     expect(stack.lookup.counters.searchRequests).toBe(0);
   });
 

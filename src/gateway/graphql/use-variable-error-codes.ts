@@ -3,21 +3,25 @@ import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { BadVariableValueError } from '../../errors/request-errors.js';
 
 /**
- * Codes the errors graphql-js reports without a code for variable values it
- * cannot coerce (`$q` given a number, a required variable left out) as
- * BAD_USER_INPUT, like a bad argument; variables of the gateway's own scalars
- * already carry it. Such errors stop execution before it starts, so their
- * result has no `data`, and each names its variable's definition.
+ * Codes the errors graphql-js reports for variable values it cannot coerce
+ * (`$q` given a number, a required variable left out) as BAD_USER_INPUT, like
+ * a bad argument, and names the variable in `extensions.variable`; errors of
+ * the gateway's own scalars already carry the code and get the name too. Such
+ * errors stop execution before it starts, so their result has no `data`, and
+ * each names its variable's definition.
  */
 export function useVariableErrorCodes(): Plugin {
   return {
     onExecute() {
       return {
         onExecuteDone({ result, setResult }) {
-          if (isAsyncIterable(result) || 'data' in result || !result.errors?.some(isUncodedVariableError)) return;
+          if (isAsyncIterable(result) || 'data' in result || !result.errors?.some((error) => variableOf(error) !== undefined)) return;
           setResult({
             ...result,
-            errors: result.errors.map((error) => (isUncodedVariableError(error) ? new BadVariableValueError(error) : error)),
+            errors: result.errors.map((error) => {
+              const variable = variableOf(error);
+              return variable === undefined ? error : new BadVariableValueError(error, variable);
+            }),
           });
         },
       };
@@ -25,6 +29,9 @@ export function useVariableErrorCodes(): Plugin {
   };
 }
 
-function isUncodedVariableError(error: GraphQLError): boolean {
-  return error.extensions.code === undefined && error.nodes?.[0]?.kind === Kind.VARIABLE_DEFINITION;
+/** The variable a coercion error is about, unless the error already names it. */
+function variableOf(error: GraphQLError): string | undefined {
+  const node = error.nodes?.[0];
+  if (node?.kind !== Kind.VARIABLE_DEFINITION || error.extensions.variable !== undefined) return undefined;
+  return node.variable.name.value;
 }
