@@ -395,7 +395,7 @@ describe('access pieces', () => {
     expect(JSON.stringify(keys)).not.toContain(WEB_KEY);
     const bad = parseApiKeys('K', `nokey,web:short,we b:${WEB_KEY},web:${WEB_KEY},web:${MOBILE_KEY},other:${WEB_KEY}`);
     expect(bad.problems).toEqual([
-      'K entry 1 must be id:key',
+      'K entry 1 must be id:key: a name for the client (used in logs and rate limits), a colon, then the key, such as web:<the output of openssl rand -hex 32>',
       'K entry 2 (web) has a key shorter than 32 characters',
       "K entry 3 has an id that is not 1 to 64 letters, digits, '_', '.' or '-'",
       'K entry 5 repeats the id web',

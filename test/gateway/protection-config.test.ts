@@ -117,7 +117,7 @@ describe('protection settings', () => {
     });
     expect(problems).toEqual([
       'NODE_ENV must be one of development, production, test, got "prod"',
-      'GATEWAY_API_KEYS entry 2 must be id:key',
+      'GATEWAY_API_KEYS entry 2 must be id:key: a name for the client (used in logs and rate limits), a colon, then the key, such as web:<the output of openssl rand -hex 32>',
       'GRAPHIQL must be true or false, got "yes"',
       'MAX_BODY_BYTES must be a whole number from 1024 to 104857600, got "10"',
       'MAX_EXPANDED_SELECTIONS must be a whole number from 1 to 1000000, got "0"',

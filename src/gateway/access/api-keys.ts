@@ -31,7 +31,9 @@ export function parseApiKeys(name: string, raw: string): { keys: ApiKey[]; probl
     const id = separator < 0 ? '' : entry.slice(0, separator).trim();
     const key = separator < 0 ? '' : entry.slice(separator + 1).trim();
     if (separator < 0) {
-      problems.push(`${position} must be id:key`);
+      problems.push(
+        `${position} must be id:key: a name for the client (used in logs and rate limits), a colon, then the key, such as web:<the output of openssl rand -hex 32>`,
+      );
     } else if (!KEY_ID.test(id)) {
       problems.push(`${position} has an id that is not 1 to 64 letters, digits, '_', '.' or '-'`);
     } else if (key.length < MIN_API_KEY_LENGTH) {

@@ -13,13 +13,21 @@ export interface AccessSettings {
 /** JWKS keys fetched in the clear could be replaced on the way, except over loopback. */
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
-/** In production, anonymous access is never the default: it must be chosen, or credentials configured. */
+/** The settings of bearer tokens; setting any of them is an attempt to accept them. */
+const JWT_SETTINGS = ['JWT_ISSUER', 'JWT_AUDIENCE', 'JWT_JWKS_URL', 'JWT_SECRET'];
+
+/**
+ * In production, anonymous access is never the default: it must be chosen, or
+ * credentials configured. Credentials that were set but refused have their own
+ * problem lines; the gateway does not also say that none were set.
+ */
 export function readAccessSettings(reader: EnvReader, production: boolean): AccessSettings {
   const apiKeys = readApiKeys(reader);
   const jwt = readJwt(reader);
-  const anonymousGiven = reader.string('ALLOW_ANONYMOUS') !== undefined;
+  const anonymousGiven = reader.given('ALLOW_ANONYMOUS');
   const allowAnonymous = reader.boolean('ALLOW_ANONYMOUS', !production && apiKeys.length === 0 && jwt === undefined);
-  if (!allowAnonymous && apiKeys.length === 0 && jwt === undefined) {
+  const credentialsGiven = reader.given('GATEWAY_API_KEYS') || JWT_SETTINGS.some((name) => reader.given(name));
+  if (!allowAnonymous && !credentialsGiven && !reader.refused('ALLOW_ANONYMOUS')) {
     reader.problem(
       anonymousGiven
         ? 'ALLOW_ANONYMOUS=false needs GATEWAY_API_KEYS or JWT_ISSUER/JWT_AUDIENCE with JWT_JWKS_URL or JWT_SECRET, or nobody could call the gateway'
@@ -33,7 +41,7 @@ function readApiKeys(reader: EnvReader): ApiKey[] {
   const raw = reader.string('GATEWAY_API_KEYS');
   if (raw === undefined) return [];
   const { keys, problems } = parseApiKeys('GATEWAY_API_KEYS', raw);
-  for (const problem of problems) reader.problem(problem);
+  for (const problem of problems) reader.refuse('GATEWAY_API_KEYS', problem);
   return problems.length === 0 ? keys : [];
 }
 
@@ -42,7 +50,7 @@ function readJwt(reader: EnvReader): JwtSettings | undefined {
   const audience = reader.string('JWT_AUDIENCE');
   const jwksUrl = readJwksUrl(reader);
   const secret = reader.string('JWT_SECRET');
-  const jwksGiven = reader.string('JWT_JWKS_URL') !== undefined;
+  const jwksGiven = reader.given('JWT_JWKS_URL');
   if (issuer === undefined && audience === undefined && !jwksGiven && secret === undefined) return undefined;
   const before = reader.problems.length;
   if (issuer === undefined) reader.problem('JWT_ISSUER is required to accept bearer tokens');
@@ -50,7 +58,7 @@ function readJwt(reader: EnvReader): JwtSettings | undefined {
   if (jwksGiven === (secret !== undefined)) reader.problem('Set exactly one of JWT_JWKS_URL and JWT_SECRET to accept bearer tokens');
   // The secret is never echoed, only measured.
   if (secret !== undefined && secret.length < MIN_JWT_SECRET_LENGTH) {
-    reader.problem(`JWT_SECRET must be at least ${MIN_JWT_SECRET_LENGTH} characters long`);
+    reader.refuse('JWT_SECRET', `JWT_SECRET must be at least ${MIN_JWT_SECRET_LENGTH} characters long`);
   }
   if (reader.problems.length > before || issuer === undefined || audience === undefined) return undefined;
   if (jwksUrl !== undefined) return { issuer, audience, key: { jwksUrl } };
@@ -61,6 +69,6 @@ function readJwt(reader: EnvReader): JwtSettings | undefined {
 function readJwksUrl(reader: EnvReader): URL | undefined {
   const url = reader.url('JWT_JWKS_URL');
   if (url === undefined || url.protocol === 'https:' || LOOPBACK_HOSTS.includes(url.hostname)) return url;
-  reader.problem('JWT_JWKS_URL must be an https:// URL (http:// only to localhost)');
+  reader.refuse('JWT_JWKS_URL', 'JWT_JWKS_URL must be an https:// URL (http:// only to localhost)');
   return undefined;
 }

@@ -12,7 +12,8 @@ export function readCorsSettings(reader: EnvReader): CorsSettings {
   const origins = raw.split(',').map((origin) => origin.trim());
   const bad = origins.filter((origin) => origin !== '*' && !isOrigin(origin));
   if (bad.length === 0) return { corsAllowedOrigins: origins };
-  reader.problem(
+  reader.refuse(
+    'CORS_ALLOWED_ORIGINS',
     `CORS_ALLOWED_ORIGINS must be * or origins such as https://app.example.com (scheme, host and port, no path), separated by commas; not ${bad.map((origin) => JSON.stringify(origin)).join(', ')}`,
   );
   return { corsAllowedOrigins: [] };

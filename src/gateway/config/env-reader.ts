@@ -8,15 +8,37 @@ const HOSTNAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:
  * Reads one variable at a time, recording a precise problem for each bad
  * value and carrying on, so that one start names every problem at once.
  * Checks that belong to one feature live with that feature's settings and
- * record their problems here with `problem`.
+ * record their problems here with `problem` or `refuse`.
+ *
+ * A refused value is reported once, by its own line: checks of other
+ * settings against it are skipped (`refused`), since they would judge the
+ * default in its place and contradict what the user set.
  */
 export class EnvReader {
   readonly problems: string[] = [];
+  readonly #refused = new Set<string>();
 
   constructor(private readonly env: Env) {}
 
+  /** A problem of several settings together, or of one that is missing. */
   problem(message: string): void {
     this.problems.push(message);
+  }
+
+  /** A problem with the value `name` was set to. */
+  refuse(name: string, message: string): void {
+    this.#refused.add(name);
+    this.problems.push(message);
+  }
+
+  /** Whether any of these variables was set to a value that was refused. */
+  refused(...names: string[]): boolean {
+    return names.some((name) => this.#refused.has(name));
+  }
+
+  /** Whether the variable was set, to a valid value or not. */
+  given(name: string): boolean {
+    return this.string(name) !== undefined;
   }
 
   /** A set, non-blank value, trimmed; blank counts as unset. */
@@ -28,7 +50,7 @@ export class EnvReader {
   host(name: string): string | undefined {
     const raw = this.string(name);
     if (raw === undefined || isIP(raw) !== 0 || HOSTNAME.test(raw)) return raw;
-    this.problem(`${name} must be an IP address or a host name such as 0.0.0.0 or localhost, got ${JSON.stringify(raw)}`);
+    this.refuse(name, `${name} must be an IP address or a host name such as 0.0.0.0 or localhost, got ${JSON.stringify(raw)}`);
     return undefined;
   }
 
@@ -37,7 +59,7 @@ export class EnvReader {
     if (raw === undefined) return fallback;
     const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
     if (!Number.isSafeInteger(value) || value < min || value > max) {
-      this.problem(`${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+      this.refuse(name, `${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
       return fallback;
     }
     return value;
@@ -49,11 +71,11 @@ export class EnvReader {
     const url = URL.canParse(raw) ? new URL(raw) : undefined;
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
       // The value may hold credentials (user:secret@host), so it is not echoed.
-      this.problem(`${name} must be an http:// or https:// URL`);
+      this.refuse(name, `${name} must be an http:// or https:// URL`);
       return undefined;
     }
     if (url.username || url.password || url.search || url.hash) {
-      this.problem(`${name} must not carry credentials, a query or a fragment; give the base URL only`);
+      this.refuse(name, `${name} must not carry credentials, a query or a fragment; give the base URL only`);
       return undefined;
     }
     return url;
@@ -63,7 +85,7 @@ export class EnvReader {
     const raw = this.string(name);
     if (raw === undefined) return fallback;
     if (raw === 'true' || raw === 'false') return raw === 'true';
-    this.problem(`${name} must be true or false, got ${JSON.stringify(raw)}`);
+    this.refuse(name, `${name} must be true or false, got ${JSON.stringify(raw)}`);
     return fallback;
   }
 
@@ -71,7 +93,7 @@ export class EnvReader {
     const raw = this.string(name);
     if (raw === undefined) return fallback;
     if ((allowed as readonly string[]).includes(raw)) return raw as T;
-    this.problem(`${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(raw)}`);
+    this.refuse(name, `${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(raw)}`);
     return fallback;
   }
 }

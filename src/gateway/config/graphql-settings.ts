@@ -13,7 +13,7 @@ export interface GraphqlSettings {
 export function readGraphqlSettings(reader: EnvReader, production: boolean): GraphqlSettings {
   const trustedDocuments = readManifest(reader);
   const allowArbitraryOperations = reader.boolean('ALLOW_ARBITRARY_OPERATIONS', trustedDocuments === undefined);
-  if (!allowArbitraryOperations && trustedDocuments === undefined && reader.string('TRUSTED_DOCUMENTS') === undefined) {
+  if (!allowArbitraryOperations && !reader.given('TRUSTED_DOCUMENTS')) {
     reader.problem('ALLOW_ARBITRARY_OPERATIONS=false needs TRUSTED_DOCUMENTS, the manifest of the operations to allow');
   }
   return {
@@ -30,7 +30,7 @@ function readManifest(reader: EnvReader): TrustedDocuments | undefined {
   try {
     return readTrustedDocuments(path);
   } catch (error) {
-    reader.problem(`TRUSTED_DOCUMENTS: ${error instanceof Error ? error.message : String(error)}`);
+    reader.refuse('TRUSTED_DOCUMENTS', `TRUSTED_DOCUMENTS: ${error instanceof Error ? error.message : String(error)}`);
     return undefined;
   }
 }

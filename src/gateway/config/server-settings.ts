@@ -32,7 +32,7 @@ export function readServerSettings(reader: EnvReader): ServerSettings {
   const port = reader.integer('PORT', DEFAULT_PORT, 0, 65_535);
   const headersTimeoutMs = reader.integer('HEADERS_TIMEOUT_MS', DEFAULT_HEADERS_TIMEOUT_MS, 100, 600_000);
   const requestTimeoutMs = reader.integer('REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 100, 3_600_000);
-  if (headersTimeoutMs > requestTimeoutMs) {
+  if (headersTimeoutMs > requestTimeoutMs && !reader.refused('HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS')) {
     reader.problem(
       `HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be more than REQUEST_TIMEOUT_MS (${requestTimeoutMs}), which covers the headers too`,
     );

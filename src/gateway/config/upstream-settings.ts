@@ -92,9 +92,9 @@ function readPageParam(reader: EnvReader): string | undefined {
   const raw = reader.string('UPSTREAM_PAGE_PARAM');
   if (raw === undefined) return undefined;
   if (!PARAMETER_NAME.test(raw)) {
-    reader.problem(`UPSTREAM_PAGE_PARAM must be a query parameter name such as page, got ${JSON.stringify(raw)}`);
+    reader.refuse('UPSTREAM_PAGE_PARAM', `UPSTREAM_PAGE_PARAM must be a query parameter name such as page, got ${JSON.stringify(raw)}`);
   } else if (SEARCH_PARAMETERS.includes(raw)) {
-    reader.problem(`UPSTREAM_PAGE_PARAM must not be ${raw}, which the search already sends`);
+    reader.refuse('UPSTREAM_PAGE_PARAM', `UPSTREAM_PAGE_PARAM must not be ${raw}, which the search already sends`);
   } else {
     return raw;
   }
@@ -114,6 +114,8 @@ function readTokenLifetime(reader: EnvReader) {
     upstreamTokenMaxLifetimeMs: reader.integer('UPSTREAM_TOKEN_MAX_LIFETIME_MS', DEFAULT_UPSTREAM_TOKEN_MAX_LIFETIME_MS, 1_000, 86_400_000),
   };
   const { upstreamTokenDefaultLifetimeMs: fallback, upstreamTokenMinLifetimeMs: min, upstreamTokenMaxLifetimeMs: max } = lifetime;
+  if (reader.refused('UPSTREAM_TOKEN_DEFAULT_LIFETIME_MS', 'UPSTREAM_TOKEN_MIN_LIFETIME_MS', 'UPSTREAM_TOKEN_MAX_LIFETIME_MS'))
+    return lifetime;
   if (min > max) {
     reader.problem(`UPSTREAM_TOKEN_MIN_LIFETIME_MS (${min}) must not be greater than UPSTREAM_TOKEN_MAX_LIFETIME_MS (${max})`);
   } else if (fallback < min || fallback > max) {
