@@ -52,7 +52,7 @@ export const ERROR_CODES = {
   NOT_ACCEPTABLE: {
     statuses: [406],
     meaning:
-      'The `Accept` header allows none of the media types answers come in (`application/graphql-response+json`, `application/json`, `text/event-stream`, `multipart/mixed`, in UTF-8)',
+      'The `Accept` header allows none of the media types answers come in (`application/graphql-response+json`, `application/json`, `text/event-stream`, `multipart/mixed`, in UTF-8), its q-values weighed (`;q=0` refuses a type), or is longer than 512 characters',
     whatToDo: 'Accept `application/graphql-response+json` or `application/json`',
   },
   UNSUPPORTED_MEDIA_TYPE: {

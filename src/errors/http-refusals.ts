@@ -47,6 +47,17 @@ export class NotAcceptableError extends Refusal {
   }
 }
 
+/** An Accept header too long to be read; it is not echoed. */
+export class AcceptTooLongError extends Refusal {
+  readonly code = 'NOT_ACCEPTABLE';
+
+  constructor(length: number, maxLength: number, answerType: string) {
+    super(
+      `The Accept header is ${length} characters long; at most ${maxLength} are read. Send a shorter one, such as Accept: ${answerType}`,
+    );
+  }
+}
+
 export class PayloadTooLargeError extends Refusal {
   readonly code = 'PAYLOAD_TOO_LARGE';
 

@@ -1,40 +1,49 @@
 import { LRUCache } from 'lru-cache';
+import Negotiator from 'negotiator';
 
-/** The media types Yoga answers GraphQL requests in. */
+/** The media types Yoga answers GraphQL requests in, the one to recommend first. */
 export const ANSWER_MEDIA_TYPES = ['application/graphql-response+json', 'application/json', 'text/event-stream', 'multipart/mixed'];
-const ANSWER_TYPE_PAIRS = ANSWER_MEDIA_TYPES.map((answer) => answer.split('/'));
+
+/**
+ * The same, as negotiation offers them: in UTF-8 only (so an Accept asking
+ * for another charset matches none), and plain JSON first, where a tie goes:
+ * a client accepting anything (`*​/*`, `application/*`, no Accept) gets
+ * it, as Yoga gives it, and every client reads it.
+ */
+const OFFERED = ['application/json', 'application/graphql-response+json', 'text/event-stream', 'multipart/mixed'].map(
+  (type) => `${type}; charset=utf-8`,
+);
+
+/**
+ * Longest Accept header read. Negotiation costs about 0.6 µs per media range
+ * and type offered (measured: 650 µs for 1 KiB of `a/b,`, 11 ms for 16 KiB),
+ * and every distinct header is negotiated once; real ones are far shorter
+ * (a browser's is about 140 characters).
+ */
+export const MAX_ACCEPT_LENGTH = 512;
 
 /** Distinct Accept headers whose verdict is remembered: clients send the same one on every request. */
 export const ACCEPT_VERDICTS_KEPT = 256;
 
-const acceptVerdicts = new LRUCache<string, boolean>({ max: ACCEPT_VERDICTS_KEPT });
+/** The media type chosen for each Accept header, or false when it allows none. */
+const acceptVerdicts = new LRUCache<string, string | false>({ max: ACCEPT_VERDICTS_KEPT });
 
 /**
- * Whether any media type the Accept header asks for (in UTF-8, the only
- * charset served) is one Yoga answers in; read as Yoga reads it. Checked
- * before anything runs: Yoga itself finds out only after executing.
+ * The media type to answer in: the one the Accept header prefers, q-values
+ * and specificity weighed as RFC 9110 says (`application/json;q=0` refuses
+ * JSON, `*​/*;q=0` everything), among those Yoga answers in; undefined when
+ * it allows none. Checked before anything runs: Yoga itself finds out only
+ * after executing. The header must be at most MAX_ACCEPT_LENGTH long.
  */
-export function acceptsAnAnswer(accept: string | undefined): boolean {
+export function answerTypeFor(accept: string | undefined): string | undefined {
   const header = accept ?? '*/*';
   let verdict = acceptVerdicts.get(header);
   if (verdict === undefined) {
-    verdict = readAccept(header);
+    const [preferred] = new Negotiator({ headers: { accept: header } }).mediaTypes(OFFERED);
+    verdict = preferred === undefined ? false : preferred.slice(0, preferred.indexOf(';'));
     acceptVerdicts.set(header, verdict);
   }
-  return verdict;
-}
-
-function readAccept(accept: string): boolean {
-  const asked = accept.replace(/\s/g, '').toLowerCase().split(',');
-  return asked.some((entry) => {
-    const [mediaType = '', ...params] = entry.split(';');
-    const charset = params.find((param) => param.startsWith('charset='));
-    if (charset !== undefined && charset !== 'charset=utf-8') return false;
-    const [type, subtype] = mediaType.split('/');
-    return ANSWER_TYPE_PAIRS.some(
-      ([answerType, answerSubtype]) => (type === '*' || type === answerType) && (subtype === '*' || subtype === answerSubtype),
-    );
-  });
+  return verdict === false ? undefined : verdict;
 }
 
 /** The body types Yoga reads a POST in (multipart is turned off: no field takes an upload). */

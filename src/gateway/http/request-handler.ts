@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { acceptsAnAnswer, ANSWER_MEDIA_TYPES, isReadableBody, REQUEST_MEDIA_TYPES } from './media-types.js';
+import { ANSWER_MEDIA_TYPES, answerTypeFor, isReadableBody, MAX_ACCEPT_LENGTH, REQUEST_MEDIA_TYPES } from './media-types.js';
 import { isBatchBody } from '../graphql/batch-body.js';
 import type { AccessDecision, Client } from '../access/client-access.js';
 import { clientAddress, networkOf } from '../access/client-address.js';
@@ -12,6 +12,7 @@ import type { Logger } from '../logger.js';
 import { GRAPHQL_PATH, HEALTH_PATH } from '../paths.js';
 import { AuthUnavailableError, RateLimitedError } from '../../errors/access-refusals.js';
 import {
+  AcceptTooLongError,
   BatchTooLargeError,
   CorsOriginNotAllowedError,
   CrossSiteRequestRefusedError,
@@ -107,8 +108,9 @@ async function handle(
   if (declared > options.maxBodyBytes) return reject(options, response, new PayloadTooLargeError(options.maxBodyBytes));
 
   const graphiqlPage = options.graphiql && method === 'GET' && (request.headers.accept ?? '').includes('text/html');
-  if (!graphiqlPage && !acceptsAnAnswer(request.headers.accept)) {
-    return reject(options, response, new NotAcceptableError(request.headers.accept, ANSWER_MEDIA_TYPES));
+  if (!graphiqlPage) {
+    const refused = chooseAnswerType(request);
+    if (refused) return reject(options, response, refused);
   }
 
   const address = networkOf(clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], options.trustedProxyCount));
@@ -137,6 +139,23 @@ async function handle(
     if (batchRefused) return reject(options, response, batchRefused, access.client);
   }
   await options.next(request, response, body);
+}
+
+/**
+ * Replaces the request's Accept with the one media type its q-values prefer,
+ * or refuses it when it allows none. Yoga reads Accept without q-values
+ * (`application/json;q=0` counts as JSON, and the first type listed wins),
+ * so it is handed the negotiated choice instead.
+ */
+function chooseAnswerType(request: IncomingMessage): Refusal | undefined {
+  const { accept } = request.headers;
+  if (accept !== undefined && accept.length > MAX_ACCEPT_LENGTH) {
+    return new AcceptTooLongError(accept.length, MAX_ACCEPT_LENGTH, ANSWER_MEDIA_TYPES[0]!);
+  }
+  const answerType = answerTypeFor(accept);
+  if (answerType === undefined) return new NotAcceptableError(accept, ANSWER_MEDIA_TYPES);
+  request.headers.accept = answerType;
+  return undefined;
 }
 
 function answerOptions(cors: CorsPolicy, request: IncomingMessage, response: ServerResponse): void {
