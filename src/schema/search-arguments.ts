@@ -2,7 +2,7 @@ import { Kind, type GraphQLResolveInfo } from 'graphql';
 import { z } from 'zod';
 import { UPSTREAM_MAX_PAGE_SIZE } from '../upstream/search-call.js';
 import { builder } from './builder.js';
-import { isCountryCode } from './country-code.js';
+import { countryCodeProblem, isCountryCode } from './country-code.js';
 import { BadUserInputError } from '../errors/field-errors.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -19,10 +19,9 @@ export const jurisdictionArgs = builder.args((t) => ({
   jurisdiction: t.field({
     type: 'CountryCode',
     required: true,
-    description: 'ISO 3166-1 alpha-2 code of the register to search, e.g. `GB` or `IE`; lower case is accepted.',
-    validate: z.string().refine(isCountryCode, {
-      error: (issue) => `${JSON.stringify(issue.input)} is not an ISO 3166-1 alpha-2 country code such as "GB" or "IE"`,
-    }),
+    description:
+      'ISO 3166-1 alpha-2 code of the register to search, e.g. `GB` or `IE`; lower case is accepted. `UK`, a three-letter code or a country name is refused with the code meant.',
+    validate: z.string().refine(isCountryCode, { error: (issue) => countryCodeProblem(String(issue.input)) }),
   }),
 }));
 

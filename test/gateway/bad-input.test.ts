@@ -42,7 +42,7 @@ describe('bad input gets a clear error and no upstream call', () => {
   });
 
   it('refuses a jurisdiction that is not an ISO 3166-1 alpha-2 code', async () => {
-    await expectRejected({ q: 'acme', jurisdiction: 'ZZ' }, 'jurisdiction', 'jurisdiction: "ZZ" is not an ISO 3166-1 alpha-2 country code');
+    await expectRejected({ q: 'acme', jurisdiction: 'JJ' }, 'jurisdiction', 'jurisdiction: "JJ" is not an ISO 3166-1 alpha-2 country code');
     await expectRejected({ q: 'acme', jurisdiction: 'GBR' }, 'jurisdiction', 'jurisdiction: "GBR" is not an ISO 3166-1 alpha-2');
     await expectRejected({ q: 'acme', jurisdiction: '' }, 'jurisdiction', 'jurisdiction: "" is not an ISO 3166-1 alpha-2');
   });
