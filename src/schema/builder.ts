@@ -25,13 +25,19 @@ export const builder = new SchemaBuilder<{
     nodesOnConnection: { description: 'The companies of this page, for clients that need no cursors.' },
     edgesFieldOptions: { nullable: false, description: 'The results of this page, each with its cursor.' },
     nodeFieldOptions: { nullable: false, description: 'The company at this position of the results.' },
-    cursorFieldOptions: { description: 'Opaque cursor of this position; pass it as `after` to continue from here.' },
+    cursorFieldOptions: {
+      description: 'Opaque cursor of this position; pass it as `after` to continue from here, or as `before` to page back.',
+    },
     pageInfoFieldOptions: { description: 'Where this page stands in the results.' },
     nodeTypeOptions: { description: 'An object with a global ID that `node(id:)` fetches again.' },
     idFieldOptions: { description: 'Global ID, stable across requests; fetch the object again with `node(id:)`.' },
     pageInfoTypeOptions: { description: 'Relay page information of a connection.' },
-    hasNextPageFieldOptions: { description: 'Whether more results can be fetched after `endCursor`.' },
-    hasPreviousPageFieldOptions: { description: 'Whether results exist before `startCursor`.' },
+    hasNextPageFieldOptions: {
+      description: 'Whether the search has results after this page, to fetch with `after: endCursor`; known whichever way you page.',
+    },
+    hasPreviousPageFieldOptions: {
+      description: 'Whether the search has results before this page, to fetch with `before: startCursor`; known whichever way you page.',
+    },
     startCursorFieldOptions: { description: 'Cursor of the first result of this page; null when the page is empty.' },
     endCursorFieldOptions: { description: 'Cursor of the last result of this page; null when the page is empty.' },
     nodeQueryOptions: {

@@ -58,16 +58,17 @@ builder.queryField('searchCompanies', (t) =>
       'Searches the companies of one jurisdiction by name or number: an exact number match first, then by relevance of the name. Identical searches are answered from a shared cache.',
     args: searchArgs,
     resolve: async (_root, args, context, info) => {
-      const limit = resolvePageSize(args, info);
+      const { limit, fromEnd } = resolvePageSize(args, info);
       const query = normalizeSearchQuery(args.q, args.jurisdiction);
       checkQueryLength(query.q, context.limits.maxQueryLength, 'q');
       // Cursors cost a hash and an encoding each; a client selecting only `nodes` pays for none.
       let fingerprint: string | undefined;
       const fingerprintOfSearch = () => (fingerprint ??= searchFingerprint(searchQueryKey(query)));
       const cursorAt = (position: number) => encodeCursor(fingerprintOfSearch(), position);
-      const offset = args.after == null ? 0 : decodeCursor(args.after, fingerprintOfSearch(), 'after') + 1;
+      const start = args.after == null ? 0 : decodeCursor(args.after, fingerprintOfSearch(), 'after') + 1;
+      const end = args.before == null ? undefined : decodeCursor(args.before, fingerprintOfSearch(), 'before');
 
-      const page = await context.upstream.searchPage({ query, offset, limit }, context.deadline);
+      const page = await context.upstream.searchPage({ query, start, end, limit, fromEnd }, context.deadline);
       context.notes.recordData(page.freshUntil);
       if (page.servedOnError) {
         const path = responsePathAsArray(info.path);
@@ -93,7 +94,7 @@ builder.queryField('searchCompanies', (t) =>
         })),
         pageInfo: {
           hasNextPage: page.hasNextPage,
-          hasPreviousPage: offset > 0,
+          hasPreviousPage: page.hasPreviousPage,
           get startCursor() {
             return entries.length > 0 ? cursorAt(entries[0]!.position) : null;
           },

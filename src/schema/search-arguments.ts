@@ -53,16 +53,46 @@ export const searchArgs = builder.args((t) => ({
   after: t.string({
     description: 'Cursor of the result to continue after, from `endCursor` or an edge of this same search.',
   }),
+  last: t.int({
+    description: `Pages backward (Relay's \`last\`): how many results to return, from 1 to ${UPSTREAM_MAX_PAGE_SIZE}, counting back from \`before\`, or from the end of the results that can be paged through. Not with \`first\` or \`pageSize\`.`,
+    validate: pageSizeRule,
+  }),
+  before: t.string({
+    description: 'Cursor of the result to page back from, from `startCursor` or an edge of this same search.',
+  }),
 }));
 
-/** `first` and `pageSize` name one thing: `first` wins, unless the client also wrote a different `pageSize`. */
-export function resolvePageSize(args: { pageSize?: number | null; first?: number | null }, info: GraphQLResolveInfo): number {
+export interface PageSize {
+  limit: number;
+  /** Counted back from the end of the range (`last`), not forward from its start. */
+  fromEnd: boolean;
+}
+
+/**
+ * How many results a page takes, and from which end. `first` and `pageSize`
+ * name one thing: `first` wins, unless the client also wrote a different
+ * `pageSize`. `last` pages the other way, so it is taken alone.
+ */
+export function resolvePageSize(
+  args: { pageSize?: number | null; first?: number | null; last?: number | null },
+  info: GraphQLResolveInfo,
+): PageSize {
   const pageSize = args.pageSize ?? DEFAULT_PAGE_SIZE;
-  if (args.first === null || args.first === undefined) return pageSize;
+  if (args.last !== null && args.last !== undefined) {
+    const forward = args.first !== null && args.first !== undefined ? 'first' : isArgumentGiven(info, 'pageSize') ? 'pageSize' : undefined;
+    if (forward !== undefined) {
+      throw new BadUserInputError(
+        'last',
+        `pages backward and ${forward} forward; give one of them: first (or pageSize) with after, or last with before`,
+      );
+    }
+    return { limit: args.last, fromEnd: true };
+  }
+  if (args.first === null || args.first === undefined) return { limit: pageSize, fromEnd: false };
   if (isArgumentGiven(info, 'pageSize') && pageSize !== args.first) {
     throw new BadUserInputError('first', `is the Relay name for pageSize; both were given and differ (${args.first} and ${pageSize})`);
   }
-  return args.first;
+  return { limit: args.first, fromEnd: false };
 }
 
 /** Upstream queries are bounded in length; `argument` names where the text came from. */

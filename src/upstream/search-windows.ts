@@ -29,9 +29,12 @@ export interface SearchWindowsOptions {
 
 export interface SearchPageRequest {
   query: SearchQuery;
-  /** Position of the first result wanted, counted in the upstream's order. */
-  offset: number;
+  /** The range the page is cut from, in positions of the upstream's order: from `start`, up to `end` (exclusive; unset: the end of the results). */
+  start: number;
+  end: number | undefined;
+  /** Most positions the page spans: the first of the range, or with `fromEnd` the last. */
   limit: number;
+  fromEnd: boolean;
 }
 
 export interface SearchPageEntry {
@@ -48,7 +51,9 @@ export interface SearchPage {
   totalCount: number;
   /** How many of the total can be paged through. */
   reachableCount: number;
+  /** Whether the search has positions after the page, and before it; both are known whichever way the page was counted. */
   hasNextPage: boolean;
+  hasPreviousPage: boolean;
   /** When the oldest window this page was cut from was fetched. */
   fetchedAt: Date;
   /** When that window goes past its TTL (epoch ms): the page is stale after it, and so is anything built from it. */
@@ -111,24 +116,39 @@ export class SearchWindows {
   }
 
   /**
-   * The results from `offset` to `offset + limit` of a search, cut from cached
-   * windows. The first window is always read first: it says how far the
-   * results reach, so nothing past their end is ever asked upstream.
+   * A page of a search, cut from cached windows. The first window is always
+   * read first: it says how far the results reach, so nothing past their end
+   * is ever asked upstream.
    */
-  async searchPage({ query, offset, limit }: SearchPageRequest, deadline: Deadline): Promise<SearchPage> {
-    const head = await this.#window({ query, index: 0 }, deadline);
-    const end = offset + limit;
+  async searchPage(request: SearchPageRequest, deadline: Deadline): Promise<SearchPage> {
+    const head = await this.#window({ query: request.query, index: 0 }, deadline);
+    const reachable = this.#options.pageParam !== undefined && isFull(head.window) ? head.window.total : head.window.slots.length;
+    const page = await this.#cut(request, head, reachable, deadline);
+    // Counted back from the end, the page was placed by how far the first window said the results reach; when a
+    // short window shows they end sooner, it is placed again, once: the windows read stay cached, and an upstream
+    // contradicting itself again gets the shorter page rather than more calls.
+    const pageEnd = Math.min(request.end ?? reachable, reachable);
+    if (!request.fromEnd || page.reachableCount >= pageEnd) return page;
+    return this.#cut(request, head, page.reachableCount, deadline);
+  }
+
+  /** The page `request` asks for, given how far the results reach as far as is known. */
+  async #cut(request: SearchPageRequest, head: WindowRead, reachableBefore: number, deadline: Deadline): Promise<SearchPage> {
+    const { query, limit, fromEnd } = request;
+    const rangeEnd = Math.min(request.end ?? reachableBefore, reachableBefore);
+    const rangeStart = Math.min(request.start, rangeEnd);
+    const start = fromEnd ? Math.max(rangeStart, rangeEnd - limit) : rangeStart;
+    const end = fromEnd ? rangeEnd : Math.min(rangeEnd, rangeStart + limit);
     const entries: SearchPageEntry[] = [];
     const omitted: number[] = [];
-    let reachable = this.#options.pageParam !== undefined && isFull(head.window) ? head.window.total : head.window.slots.length;
+    let reachable = reachableBefore;
     let oldest = head.window;
     let failure = head.failure;
-    const first = Math.floor(offset / UPSTREAM_MAX_PAGE_SIZE);
-    const indexes = Array.from(
-      { length: Math.max(0, Math.ceil(Math.min(end, reachable) / UPSTREAM_MAX_PAGE_SIZE) - first) },
-      (_, i) => first + i,
-    );
-    // The windows after the first are fetched together, not one round trip after another.
+    const first = Math.floor(start / UPSTREAM_MAX_PAGE_SIZE);
+    // An empty range reads nothing past the first window.
+    const windows = end > start ? Math.ceil(end / UPSTREAM_MAX_PAGE_SIZE) - first : 0;
+    const indexes = Array.from({ length: windows }, (_, i) => first + i);
+    // The windows are fetched together, not one round trip after another.
     const reads = await Promise.all(indexes.map((index) => (index === 0 ? head : this.#window({ query, index }, deadline))));
     for (const [i, read] of reads.entries()) {
       const index = indexes[i]!;
@@ -137,7 +157,7 @@ export class SearchWindows {
       if (window.fetchedAt < oldest.fetchedAt) oldest = window;
       window.slots.forEach((company, slot) => {
         const position = index * UPSTREAM_MAX_PAGE_SIZE + slot;
-        if (position < offset || position >= end) return;
+        if (position < start || position >= end) return;
         if (company) entries.push({ position, company });
         // At most UPSTREAM_MAX_PAGE_SIZE repeats, looked up only for the empty slots.
         else if (!window.repeated.includes(slot)) omitted.push(position);
@@ -154,6 +174,7 @@ export class SearchWindows {
       totalCount: head.window.total,
       reachableCount: reachable,
       hasNextPage: end < reachable,
+      hasPreviousPage: start > 0,
       fetchedAt: new Date(oldest.fetchedAt),
       freshUntil: this.#freshUntil(oldest),
       servedOnError: failure?.code,

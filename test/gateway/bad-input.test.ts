@@ -58,6 +58,32 @@ describe('bad input gets a clear error and no upstream call', () => {
   it('refuses first and pageSize given with different values', () =>
     expectRejected({ q: 'acme', jurisdiction: 'GB', first: 10, pageSize: 20 }, 'first', 'both were given and differ (10 and 20)'));
 
+  it.each([0, -1, 51])('refuses last %i', (last) =>
+    expectRejected({ q: 'acme', jurisdiction: 'GB', last }, 'last', 'last: must be from 1 to 50'),
+  );
+
+  it('refuses last with first or pageSize, which page the other way', async () => {
+    await expectRejected(
+      { q: 'acme', jurisdiction: 'GB', first: 5, last: 5 },
+      'last',
+      'last: pages backward and first forward; give one of them: first (or pageSize) with after, or last with before',
+    );
+    await expectRejected({ q: 'acme', jurisdiction: 'GB', pageSize: 5, last: 5 }, 'last', 'last: pages backward and pageSize forward');
+  });
+
+  it('refuses a malformed before, or one of another search', async () => {
+    await expectRejected(
+      { q: 'acme', jurisdiction: 'GB', last: 5, before: 'x' },
+      'before',
+      'before: is not a cursor issued by this gateway',
+    );
+    await expectRejected(
+      { q: 'acme', jurisdiction: 'GB', last: 5, before: cursorOfOtherSearch },
+      'before',
+      'before: is a cursor of a different search',
+    );
+  });
+
   it('refuses a malformed cursor', async () => {
     await expectRejected(
       { q: 'acme', jurisdiction: 'GB', after: 'not-a-cursor' },

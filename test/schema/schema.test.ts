@@ -34,7 +34,15 @@ describe('schema', () => {
     expect(String(field?.type)).toBe('CompanyConnection!');
     expect(
       field?.args.map((arg) => `${arg.name}: ${String(arg.type)}${arg.defaultValue === undefined ? '' : ` = ${String(arg.defaultValue)}`}`),
-    ).toEqual(['q: String!', 'jurisdiction: CountryCode!', 'pageSize: Int = 20', 'first: Int', 'after: String']);
+    ).toEqual([
+      'q: String!',
+      'jurisdiction: CountryCode!',
+      'pageSize: Int = 20',
+      'first: Int',
+      'after: String',
+      'last: Int',
+      'before: String',
+    ]);
     const connection = getNamedType(field!.type);
     if (!isObjectType(connection)) throw new Error('CompanyConnection is not an object type');
     expect(Object.fromEntries(Object.values(connection.getFields()).map((f) => [f.name, String(f.type)]))).toEqual({
