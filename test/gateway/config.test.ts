@@ -227,7 +227,7 @@ describe('describeConfig', () => {
     });
     const printed = describeConfig(config);
     expect(printed).toMatchObject({ upstream: 'embedded', apiKeys: [] });
-    expect(printed.trustedDocuments).toEqual({ path: manifest, documents: count });
+    expect(printed.trustedDocuments).toEqual({ manifests: [manifest], documents: count });
     expect(printed.jwt).toEqual({
       issuer: 'https://auth.example.com/',
       audience: 'company-search',

@@ -3,7 +3,7 @@ import type { GatewayConfig } from './gateway-config.js';
 /**
  * The configuration as it may be printed or logged: the client secret and the
  * JWT secret are never included, API keys appear by id only (not even their
- * hashes), trusted documents by path and count.
+ * hashes), trusted documents by manifest paths and count.
  */
 export function describeConfig(config: GatewayConfig): Record<string, unknown> {
   const { upstream, apiKeys, jwt, trustedDocuments, ...rest } = config;
@@ -16,6 +16,6 @@ export function describeConfig(config: GatewayConfig): Record<string, unknown> {
       audience: jwt.audience,
       ...('jwksUrl' in jwt.key ? { jwksUrl: jwt.key.jwksUrl.href } : { secret: '[redacted]' }),
     },
-    trustedDocuments: trustedDocuments && { path: trustedDocuments.path, documents: trustedDocuments.documents.size },
+    trustedDocuments: trustedDocuments && { manifests: trustedDocuments.manifests, documents: trustedDocuments.documents.size },
   };
 }

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'graphql';
 
-/** The operations a trusted-documents manifest allows, by document id. */
+/** The operations the trusted-documents manifests allow, by document id. */
 export interface TrustedDocuments {
-  path: string;
+  /** The manifest files read, in order. */
+  manifests: string[];
   documents: ReadonlyMap<string, string>;
 }
 
@@ -12,12 +14,59 @@ export interface TrustedDocuments {
 const DOCUMENT_ID = /^sha256:([0-9a-f]{64})$/;
 
 /**
- * Reads a manifest in the format of GraphQL Code Generator's client preset
- * (`persistedDocuments`): a JSON object from each document's id
- * (`sha256:<hex digest>`) to the document. Each id must be the hash of its document and each document
- * must parse, so a tampered or truncated manifest stops the gateway at start.
+ * Reads every manifest `setting` names: a comma-separated list of manifest
+ * files or folders, a folder standing for the `*.json` files directly in it
+ * (every app ships its own manifest). The documents of all of them are
+ * allowed; an id two manifests share must name the same document in both.
  */
-export function readTrustedDocuments(path: string): TrustedDocuments {
+export function readTrustedDocuments(setting: string): TrustedDocuments {
+  const manifests = setting
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .flatMap(manifestFiles);
+  if (manifests.length === 0) throw new Error('names no manifest; give the path of a manifest file or of a folder of them');
+  const documents = new Map<string, string>();
+  const sources = new Map<string, string>();
+  for (const path of manifests) {
+    for (const [id, document] of readManifest(path)) {
+      const known = documents.get(id);
+      if (known !== undefined && known !== document) {
+        throw new Error(
+          `${id} names one document in ${sources.get(id)} and another in ${path}; rebuild the manifests from their apps' operations`,
+        );
+      }
+      checkDocument(path, id, document);
+      documents.set(id, document);
+      sources.set(id, path);
+    }
+  }
+  return { manifests, documents };
+}
+
+/** A manifest file as it is, or the `*.json` files of a folder in name order. */
+function manifestFiles(path: string): string[] {
+  let folder: boolean;
+  try {
+    folder = statSync(path).isDirectory();
+  } catch (error) {
+    throw new Error(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  if (!folder) return [path];
+  const files = readdirSync(path, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
+    .map((entry) => join(path, entry.name))
+    .sort();
+  if (files.length === 0) throw new Error(`the folder ${path} holds no *.json manifest`);
+  return files;
+}
+
+/**
+ * One manifest in the format of GraphQL Code Generator's client preset
+ * (`persistedDocuments`): a JSON object from each document's id
+ * (`sha256:<hex digest>`) to the document.
+ */
+function readManifest(path: string): [string, string][] {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -33,20 +82,23 @@ export function readTrustedDocuments(path: string): TrustedDocuments {
   if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) {
     throw new Error(`${path} must hold a JSON object from document id to document`);
   }
-  const documents = new Map<string, string>();
-  for (const [id, document] of Object.entries(manifest)) {
-    const digest = DOCUMENT_ID.exec(id)?.[1];
-    if (digest === undefined) throw new Error(`${path}: ${JSON.stringify(id)} is not a document id (sha256: and 64 hex digits)`);
+  const entries = Object.entries(manifest);
+  if (entries.length === 0) throw new Error(`${path} lists no documents`);
+  for (const [id, document] of entries) {
+    if (!DOCUMENT_ID.test(id)) throw new Error(`${path}: ${JSON.stringify(id)} is not a document id (sha256: and 64 hex digits)`);
     if (typeof document !== 'string') throw new Error(`${path}: the document of ${id} is not a string`);
-    if (createHash('sha256').update(document).digest('hex') !== digest)
-      throw new Error(`${path}: ${id} is not the SHA-256 of its document`);
-    try {
-      parse(document);
-    } catch (error) {
-      throw new Error(`${path}: the document of ${id} does not parse: ${(error as Error).message}`);
-    }
-    documents.set(id, document);
   }
-  if (documents.size === 0) throw new Error(`${path} lists no documents`);
-  return { path, documents };
+  return entries as [string, string][];
+}
+
+/** Each id must be the hash of its document and each document must parse, so a tampered or truncated manifest stops the gateway at start. */
+function checkDocument(path: string, id: string, document: string): void {
+  if (`sha256:${createHash('sha256').update(document).digest('hex')}` !== id) {
+    throw new Error(`${path}: ${id} is not the SHA-256 of its document`);
+  }
+  try {
+    parse(document);
+  } catch (error) {
+    throw new Error(`${path}: the document of ${id} does not parse: ${(error as Error).message}`);
+  }
 }
