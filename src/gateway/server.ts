@@ -12,6 +12,7 @@ import { RateLimiter } from './limits/rate-limiter.js';
 import { accessLoggerOf, type Logger } from './logger.js';
 import { GRAPHQL_PATH } from './paths.js';
 import { answerClientError } from './http/rejection.js';
+import { applySocketTimeouts } from './http/socket-timeouts.js';
 import { createRequestHandler, type RequestHandler, type RequestHandlerOptions } from './http/request-handler.js';
 import { ResponseCache, RESPONSE_CACHE_SHARE } from './response-cache/response-cache.js';
 import { createGateway } from './graphql/yoga.js';
@@ -137,10 +138,11 @@ export async function startGateway(
   // Without this listener Node sends `100 Continue` before any check has run.
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => serve(request, response, true));
   connectionCap.attach(server);
+  applySocketTimeouts(server, { idleMs: config.idleSocketTimeoutMs, answerWriteMs: config.responseWriteTimeoutMs }, logger);
   server.on('clientError', (error: Error, socket) => {
     // A refusal is already on this socket; a second answer (a 408 at the request timeout) would garble it.
     if (isLingering(socket)) socket.destroy();
-    else answerClientError(error, socket);
+    else answerClientError(error, socket, config.refusalLingerMs);
   });
 
   await new Promise<void>((resolve, reject) => {

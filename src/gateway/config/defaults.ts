@@ -9,6 +9,9 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_CONNECTIONS = 1_024;
 export const DEFAULT_REFUSAL_LINGER_MS = 3_000;
 export const DEFAULT_REFUSAL_LINGER_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_IDLE_SOCKET_TIMEOUT_MS = 15_000;
+/** A full page of the richest answer (about 35 KiB) takes a client at 10 kbit/s about as long. */
+export const DEFAULT_RESPONSE_WRITE_TIMEOUT_MS = 30_000;
 export const DEFAULT_UPSTREAM_CONNECTIONS = 10;
 export const DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS = 2_000;
 export const DEFAULT_UPSTREAM_HEADERS_TIMEOUT_MS = 5_000;
