@@ -100,9 +100,16 @@ export async function startGateway(
     logger,
     protection: config,
   });
-  const connectionCap = new ConnectionCap(config.maxConnections, logger);
+  const connectionCap = new ConnectionCap(
+    {
+      maxConnections: config.maxConnections,
+      // Behind proxies every connection comes from one of them: clients are told apart by X-Forwarded-For, in the rate limit.
+      maxPerAddress: config.trustedProxyCount > 0 ? 0 : config.maxConnectionsPerAddress,
+    },
+    logger,
+  );
   const handleRequest = requestHandlerFor(config, createYogaResponder(gateway, responseCache), logger, (socket) =>
-    connectionCap.isOver(socket),
+    connectionCap.refusalFor(socket),
   );
 
   const accessLogger = accessLoggerOf(logger);

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayConfig } from '../../src/gateway/config/gateway-config.js';
 import { refusedConnectionsAllowed } from '../../src/gateway/http/connection-cap.js';
 import { SearchCompaniesDocument } from '../generated/graphql.js';
-import { openConnection, receiveResponse, type RawConnection } from '../support/raw-connection.js';
+import { openConnection, receiveResponse, within, type RawConnection } from '../support/raw-connection.js';
 import { startStack, type Stack } from '../support/stack.js';
 
 /** Only a safety bound, far beyond the timeouts each stack sets. */
@@ -107,4 +107,55 @@ describe('a client that holds its connection without playing its part', () => {
     await servedWithin(stack.gateway.url, SAFETY_MS);
     expect(stack.logs.some((line) => line.includes('did not read its answer within RESPONSE_WRITE_TIMEOUT_MS'))).toBe(true);
   }, 30_000);
+});
+
+describe('one address', () => {
+  const GET_HEALTH = 'GET /health HTTP/1.1\r\nhost: gateway\r\n\r\n';
+
+  /** Asks /health on a new connection from `localAddress`, leaving it open; one refused is closed by the gateway before this returns. */
+  async function hold(url: string, localAddress: string): Promise<number> {
+    const held = await connection(url, localAddress);
+    await held.write(GET_HEALTH);
+    const { status } = await receiveResponse(held);
+    if (status !== 200) await held.closed;
+    return status;
+  }
+
+  // Review: nothing limited connections per address: one client holding MAX_CONNECTIONS keep-alive connections (a
+  // /health every 4 s keeps each, no rate limit applies) had every other client, and the health check, refused.
+  it('cannot take every connection: past MAX_CONNECTIONS_PER_ADDRESS it is refused, and another address still served', async () => {
+    const stack = await open({ maxConnections: 4, maxConnectionsPerAddress: 2, rateLimitPerMinute: 0 });
+    const statuses = [];
+    for (let i = 0; i < 4 + refusedConnectionsAllowed(4); i++) statuses.push(await hold(stack.gateway.url, '127.0.0.1'));
+    expect(statuses).toEqual([200, 200, 503, 503, 503]);
+    const refused = await connection(stack.gateway.url, '127.0.0.1');
+    await refused.write(GET_HEALTH);
+    const refusal = await receiveResponse(refused);
+    expect(refusal).toMatchObject({ status: 503, code: 'TOO_MANY_CONNECTIONS', headers: { 'retry-after': '1' } });
+    expect(JSON.parse(refusal.body).errors[0].message).toContain('MAX_CONNECTIONS_PER_ADDRESS');
+    expect(await hold(stack.gateway.url, '127.0.0.2')).toBe(200);
+  });
+
+  // Connections waiting for their first request are not served yet, but hold a socket each: an address may hold
+  // its served ones and a sixteenth more, and any further is closed at once, so it cannot fill the sockets Node accepts.
+  it('cannot fill every socket with connections that send nothing', async () => {
+    // No 408 within the test: only the limit per address can close these.
+    const stack = await open({ maxConnections: 4, maxConnectionsPerAddress: 2, headersTimeoutMs: NEVER_MS, requestTimeoutMs: NEVER_MS });
+    const silent = [];
+    for (let i = 0; i < 10; i++) silent.push(await connection(stack.gateway.url, '127.0.0.1'));
+    const kept = 2 + refusedConnectionsAllowed(2);
+    await within(Promise.all(silent.slice(kept).map((held) => held.closed)), SAFETY_MS, 'closing the connections past the address’s share');
+    expect(silent.map((held) => held.socket.destroyed)).toEqual([
+      ...Array<boolean>(kept).fill(false),
+      ...Array<boolean>(10 - kept).fill(true),
+    ]);
+    expect(await hold(stack.gateway.url, '127.0.0.2')).toBe(200);
+    const warning = stack.logs.map((line) => JSON.parse(line) as { msg: string; dropped?: number; overAddressLimit?: number });
+    expect(warning).toContainEqual(expect.objectContaining({ dropped: 1, overAddressLimit: 1 }));
+  });
+
+  it('is not limited behind a trusted proxy, where every connection comes from the proxy', async () => {
+    const stack = await open({ maxConnections: 4, maxConnectionsPerAddress: 2, trustedProxyCount: 1, rateLimitPerMinute: 0 });
+    for (let i = 0; i < 4; i++) expect(await hold(stack.gateway.url, '127.0.0.1')).toBe(200);
+  });
 });

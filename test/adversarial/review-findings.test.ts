@@ -14,12 +14,11 @@ import { runInNewContext } from 'node:vm';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readConfig, type GatewayConfig } from '../../src/gateway/config/gateway-config.js';
-import { refusedConnectionsAllowed } from '../../src/gateway/http/connection-cap.js';
 import { bufferedDestination, createLogger } from '../../src/gateway/logger.js';
 import { startGateway } from '../../src/gateway/server.js';
 import { startLookupService } from '../../src/lookup-service/index.js';
 import { SearchCompaniesDocument } from '../generated/graphql.js';
-import { openConnection, receiveResponse, type RawConnection } from '../support/raw-connection.js';
+import type { RawConnection } from '../support/raw-connection.js';
 import { startStack, type Stack } from '../support/stack.js';
 
 setFlagsFromString('--expose-gc');
@@ -53,12 +52,6 @@ async function open(gateway: Partial<Omit<GatewayConfig, 'upstream'>>): Promise<
   return stack;
 }
 
-async function connection(url: string, localAddress?: string): Promise<RawConnection> {
-  const opened = await openConnection(url, { localAddress });
-  sockets.push(opened);
-  return opened;
-}
-
 const COMPANY = `fragment F on Company { id name companyNumber jurisdiction status statusText incorporatedDate isPlatformMember
   address { formatted streetLine1 streetLine2 city region postcode country countryCode latitude longitude }
   previousNames { name startDate endDate } avatar { image initials } }`;
@@ -69,22 +62,6 @@ function fullPagesUnderAliases(tag = ''): string {
     `a${k}: searchCompanies(q: "holdings", jurisdiction: "GB", pageSize: 50) { edges { cursor node { ...F } } nodes { ...F } }`;
   return `# ${tag}\n{ ${Array.from({ length: 15 }, (_, k) => alias(k)).join('\n')} }\n${COMPANY}`;
 }
-
-describe('connections', () => {
-  // Nothing limits connections per address: one client holding MAX_CONNECTIONS keep-alive connections (a /health
-  // every 4 s keeps each, no rate limit applies) has every other client, and the health check, refused.
-  it('one address cannot take every connection: another address still gets /health', async () => {
-    const stack = await open({ maxConnections: 4, rateLimitPerMinute: 0 });
-    for (let i = 0; i < 4 + refusedConnectionsAllowed(4); i++) {
-      const held = await connection(stack.gateway.url, '127.0.0.1');
-      await held.write('GET /health HTTP/1.1\r\nhost: gateway\r\n\r\n');
-      await receiveResponse(held);
-    }
-    const other = await connection(stack.gateway.url, '127.0.0.2');
-    await other.write('GET /health HTTP/1.1\r\nhost: gateway\r\nconnection: close\r\n\r\n');
-    expect((await receiveResponse(other)).status).toBe(200);
-  });
-});
 
 describe('memory', () => {
   // Yoga keeps parsed documents in an LRU of 1,024 entries (and an hour), by count: 300 distinct 7.7 KB documents

@@ -7,6 +7,8 @@ export const DEFAULT_PORT = 4000;
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_CONNECTIONS = 1_024;
+/** A sixteenth of DEFAULT_MAX_CONNECTIONS: a browser opens 6 per origin, so this leaves room for a few behind one NAT. */
+export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 64;
 export const DEFAULT_REFUSAL_LINGER_MS = 3_000;
 export const DEFAULT_REFUSAL_LINGER_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_IDLE_SOCKET_TIMEOUT_MS = 15_000;

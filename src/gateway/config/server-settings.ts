@@ -5,6 +5,7 @@ import {
   DEFAULT_IDLE_SOCKET_TIMEOUT_MS,
   DEFAULT_LOG_LEVEL,
   DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
   DEFAULT_PORT,
   DEFAULT_REFUSAL_LINGER_BYTES,
   DEFAULT_REFUSAL_LINGER_MS,
@@ -23,6 +24,8 @@ export interface ServerSettings {
   requestTimeoutMs: number;
   /** Connections served at once; a few more are answered 503 TOO_MANY_CONNECTIONS, the rest closed at once. */
   maxConnections: number;
+  /** Of those, most served per client address (IPv6 by /64); 0: no such limit. Off behind TRUSTED_PROXY_COUNT proxies. */
+  maxConnectionsPerAddress: number;
   /** After refusing a request whose body is still coming, how long and how much of it is read and thrown away so the client sees the answer. */
   refusalLingerMs: number;
   refusalLingerBytes: number;
@@ -49,6 +52,7 @@ export function readServerSettings(reader: EnvReader): ServerSettings {
     headersTimeoutMs,
     requestTimeoutMs,
     maxConnections: reader.integer('MAX_CONNECTIONS', DEFAULT_MAX_CONNECTIONS, 1, 1_000_000),
+    maxConnectionsPerAddress: reader.integer('MAX_CONNECTIONS_PER_ADDRESS', DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, 0, 1_000_000),
     refusalLingerMs: reader.integer('REFUSAL_LINGER_MS', DEFAULT_REFUSAL_LINGER_MS, 0, 60_000),
     refusalLingerBytes: reader.integer('REFUSAL_LINGER_BYTES', DEFAULT_REFUSAL_LINGER_BYTES, 0, 64 * 1024 * 1024),
     idleSocketTimeoutMs: reader.integer('IDLE_SOCKET_TIMEOUT_MS', DEFAULT_IDLE_SOCKET_TIMEOUT_MS, 100, 3_600_000),
