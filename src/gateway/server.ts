@@ -15,6 +15,7 @@ import { answerClientError } from './http/rejection.js';
 import { applySocketTimeouts } from './http/socket-timeouts.js';
 import { createRequestHandler, type RequestHandler, type RequestHandlerOptions } from './http/request-handler.js';
 import { ResponseCache, RESPONSE_CACHE_SHARE } from './response-cache/response-cache.js';
+import { DOCUMENT_CACHE_SHARE, DocumentCache } from './graphql/document-cache.js';
 import { createGateway } from './graphql/yoga.js';
 import { createYogaResponder } from './response-cache/yoga-responder.js';
 
@@ -43,7 +44,7 @@ export interface RunningGateway {
   /** Base URL, e.g. `http://127.0.0.1:4000`. */
   url: string;
   graphqlUrl: string;
-  /** Bytes the caches hold now: upstream windows and serialized answers together, within CACHE_MAX_BYTES. */
+  /** Bytes the caches hold now: upstream windows, serialized answers and parsed documents together, within CACHE_MAX_BYTES. */
   readonly cacheBytes: number;
   close(): Promise<void>;
 }
@@ -62,6 +63,8 @@ export async function startGateway(
 ): Promise<RunningGateway> {
   const answerBytes = config.responseCache ? Math.floor(config.cacheMaxBytes * RESPONSE_CACHE_SHARE) : 0;
   const responseCache = answerBytes > 0 ? new ResponseCache({ maxBytes: answerBytes, maxTtlMs: config.cacheTtlMs }) : undefined;
+  const documentBytes = Math.floor(config.cacheMaxBytes * DOCUMENT_CACHE_SHARE);
+  const documents = new DocumentCache(documentBytes);
   const upstream = new UpstreamClient({
     baseUrl: target.url,
     credentials: { clientId: target.clientId, clientSecret: target.clientSecret },
@@ -80,7 +83,7 @@ export async function startGateway(
       ttlMs: config.cacheTtlMs,
       staleWhileRevalidateMs: config.cacheStaleWhileRevalidateMs,
       staleIfErrorMs: config.cacheStaleIfErrorMs,
-      maxBytes: config.cacheMaxBytes - answerBytes,
+      maxBytes: config.cacheMaxBytes - answerBytes - documentBytes,
     },
     retry: { retries: config.upstreamRetries, baseDelayMs: config.upstreamRetryBaseMs },
     callTimeoutMs: config.requestDeadlineMs,
@@ -99,6 +102,7 @@ export async function startGateway(
     requestDeadlineMs: config.requestDeadlineMs,
     logger,
     protection: config,
+    documents,
   });
   const connectionCap = new ConnectionCap(
     {
@@ -167,7 +171,7 @@ export async function startGateway(
     url,
     graphqlUrl: `${url}${GRAPHQL_PATH}`,
     get cacheBytes() {
-      return upstream.cacheBytes + (responseCache?.bytes ?? 0);
+      return upstream.cacheBytes + (responseCache?.bytes ?? 0) + documents.bytes;
     },
     async close() {
       closing = true;
