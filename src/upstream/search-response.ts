@@ -4,9 +4,12 @@ import { UpstreamBadResponseError } from './errors.js';
 export interface SearchResponse {
   /**
    * One slot per result the upstream sent, in its order, so positions stay
-   * the upstream's; null where a result was unreadable and left out.
+   * the upstream's; null where a result was unreadable and left out. At most
+   * the page size asked for.
    */
   slots: (Company | null)[];
+  /** Results the upstream sent past the page size asked for, left out unread. */
+  unasked: number;
   total: number;
   /** Paths of the fields that were malformed and read as null, or of results left out. */
   invalidFields: string[];
@@ -17,13 +20,18 @@ type Json = Record<string, unknown>;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const JURISDICTION = /^[A-Za-z]{2}$/;
 
+/** The largest integer GraphQL's Int (and so totalCount) can hold. */
+const MAX_GRAPHQL_INT = 2 ** 31 - 1;
+
 /**
  * Reads a search body field by field: a malformed or missing field becomes
  * null on its own, a result without name or company number is left out, and
  * unknown fields are ignored. Only a body that is not JSON, or has no
- * `results` array, fails as a whole.
+ * `results` array, fails as a whole. Results past `pageSize`, the most the
+ * gateway asked for, are not read at all: a window keeps what it asked for,
+ * whatever the upstream sends.
  */
-export function readSearchResponse(body: string, searchedJurisdiction: string, where: string): SearchResponse {
+export function readSearchResponse(body: string, searchedJurisdiction: string, where: string, pageSize: number): SearchResponse {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -34,12 +42,13 @@ export function readSearchResponse(body: string, searchedJurisdiction: string, w
     throw new UpstreamBadResponseError(`Company lookup service sent a search response without a results array on ${where}`);
   }
   const invalidFields: string[] = [];
-  const slots = parsed.results.map((result: unknown, index) =>
+  const asked = parsed.results.length > pageSize ? parsed.results.slice(0, pageSize) : parsed.results;
+  const slots = asked.map((result: unknown, index) =>
     readCompany(result, searchedJurisdiction, FieldReport.forResult(index, invalidFields)),
   );
   if (!isCount(parsed.total)) invalidFields.push('total');
   const total = isCount(parsed.total) ? parsed.total : slots.length;
-  return { slots, total: Math.max(total, slots.length), invalidFields };
+  return { slots, unasked: parsed.results.length - asked.length, total: Math.max(total, slots.length), invalidFields };
 }
 
 /**
@@ -236,8 +245,9 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A count totalCount can answer: one past GraphQL's Int would fail the whole search, so it is malformed like any other. */
 function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_GRAPHQL_INT;
 }
 
 function nonEmptyString(value: unknown): string | null {
