@@ -9,7 +9,7 @@ import { ConnectionCap } from './http/connection-cap.js';
 import { isLingering } from './http/early-refusal.js';
 import { createCorsPolicy } from './http/cors.js';
 import { RateLimiter } from './limits/rate-limiter.js';
-import { accessLoggerOf, type Logger } from './logger.js';
+import { accessLoggerOf, loggedPath, type Logger } from './logger.js';
 import { GRAPHQL_PATH } from './paths.js';
 import { answerClientError } from './http/rejection.js';
 import { applySocketTimeouts } from './http/socket-timeouts.js';
@@ -133,7 +133,7 @@ export async function startGateway(
       accessLogger.info(
         {
           method: request.method,
-          path: request.url?.split('?', 1)[0],
+          path: loggedPath(request.url),
           status: response.statusCode,
           durationMs: Math.round((performance.now() - startedAt) * 100) / 100,
         },
