@@ -536,7 +536,7 @@ const CASES: BadInputCase[] = [
     'variables nested very deep',
     withVariables({ q: JSON.parse(`${'['.repeat(2_000)}${']'.repeat(2_000)}`), jurisdiction: 'GB' }),
     400,
-    'Variable "$q" got invalid value [[[[Array]]]]; String cannot represent a non string value: [[[Array]]]',
+    'Variable "$q" got invalid value [[[Array]]]; String cannot represent a non string value: [[[Array]]]',
   ),
   // Huge input
   c(

@@ -14,6 +14,7 @@ import { useOperationSelection } from './use-operation-selection.js';
 import { useQueryStringJson } from './use-query-string-json.js';
 import { useTrustedDocuments } from './use-trusted-documents.js';
 import { useUpstreamSearchBudget } from '../limits/use-upstream-search-budget.js';
+import { useVariableErrors } from './use-variable-errors.js';
 
 /** The settings that shape what Yoga accepts; the gateway's config has them all. */
 export interface YogaProtection {
@@ -50,8 +51,8 @@ const REPORT_AS_VALIDATION_ERROR = {
  * trusted-documents check and the document length on the request's
  * parameters, the token count and the choice of operation while parsing, the
  * size with fragments expanded before validating, depth, aliases, directives
- * and introspection while validating, and the upstream search budget once the
- * variables are known.
+ * and introspection while validating, and, once the variables are known,
+ * their coercion and the upstream search budget.
  * Every refusal comes before any resolver runs.
  */
 export function protectionPlugins(protection: YogaProtection): NonNullable<YogaServerOptions<object, object>['plugins']> {
@@ -74,6 +75,8 @@ export function protectionPlugins(protection: YogaProtection): NonNullable<YogaS
     ...(protection.introspection ? [] : [useNoIntrospection()]),
     // Suggestions would name the fields that disabled introspection hides.
     ...(protection.production ? [blockFieldSuggestionsPlugin()] : []),
+    // Before every plugin that reads the variables: a variable that cannot be coerced is answered here, with its code.
+    useVariableErrors(),
     useUpstreamSearchBudget({ maxSearches: protection.maxUpstreamSearches }),
   ];
 }
