@@ -10,6 +10,8 @@ export interface SearchResponse {
   slots: (Company | null)[];
   /** Results the upstream sent past the page size asked for, left out unread. */
   unasked: number;
+  /** Previous names left out unread past MAX_PREVIOUS_NAMES of one company, over all results. */
+  previousNamesLeftOut: number;
   total: number;
   /** Paths of the fields that were malformed and read as null, or of results left out. */
   invalidFields: string[];
@@ -22,6 +24,14 @@ const JURISDICTION = /^[A-Za-z]{2}$/;
 
 /** The largest integer GraphQL's Int (and so totalCount) can hold. */
 const MAX_GRAPHQL_INT = 2 ** 31 - 1;
+
+/**
+ * Most previous names read per company; any past them are left out unread.
+ * Answers are sized before they are built (MAX_RESULT_FIELDS) with this as
+ * the length of every company's list, so it must hold. Registers list a
+ * handful (the data set at most 3).
+ */
+export const MAX_PREVIOUS_NAMES = 20;
 
 /**
  * Reads a search body field by field: a malformed or missing field becomes
@@ -42,13 +52,20 @@ export function readSearchResponse(body: string, searchedJurisdiction: string, w
     throw new UpstreamBadResponseError(`Company lookup service sent a search response without a results array on ${where}`);
   }
   const invalidFields: string[] = [];
+  const leftOut = { previousNames: 0 };
   const asked = parsed.results.length > pageSize ? parsed.results.slice(0, pageSize) : parsed.results;
   const slots = asked.map((result: unknown, index) =>
-    readCompany(result, searchedJurisdiction, FieldReport.forResult(index, invalidFields)),
+    readCompany(result, searchedJurisdiction, FieldReport.forResult(index, invalidFields), leftOut),
   );
   if (!isCount(parsed.total)) invalidFields.push('total');
   const total = isCount(parsed.total) ? parsed.total : slots.length;
-  return { slots, unasked: parsed.results.length - asked.length, total: Math.max(total, slots.length), invalidFields };
+  return {
+    slots,
+    unasked: parsed.results.length - asked.length,
+    previousNamesLeftOut: leftOut.previousNames,
+    total: Math.max(total, slots.length),
+    invalidFields,
+  };
 }
 
 /**
@@ -148,7 +165,12 @@ class FieldReport {
   }
 }
 
-function readCompany(result: unknown, searchedJurisdiction: string, report: FieldReport): Company | null {
+function readCompany(
+  result: unknown,
+  searchedJurisdiction: string,
+  report: FieldReport,
+  leftOut: { previousNames: number },
+): Company | null {
   if (!isObject(result)) return report.invalid();
   const name = nonEmptyString(result.name);
   const companyNumber = nonEmptyString(result.companyNumber);
@@ -162,7 +184,7 @@ function readCompany(result: unknown, searchedJurisdiction: string, report: Fiel
     address: readAddress(result, report),
     incorporatedDate: report.read(result, 'incorporatedDate', dateTime),
     isPlatformMember: report.read(result, 'isPlatformMember', (value) => (typeof value === 'boolean' ? value : null)),
-    previousNames: readPreviousNames(result.previousNames, report.below('previousNames')),
+    previousNames: readPreviousNames(result.previousNames, report.below('previousNames'), leftOut),
     avatar: readAvatar(result.avatar, report.below('avatar')),
   };
   return Object.assign(company, report.fields());
@@ -208,11 +230,12 @@ const EMPTY_ADDRESS: Address = {
   longitude: null,
 };
 
-function readPreviousNames(value: unknown, report: FieldReport): PreviousName[] {
+function readPreviousNames(value: unknown, report: FieldReport, leftOut: { previousNames: number }): PreviousName[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) return report.invalid('previousNames') ?? [];
   const names: PreviousName[] = [];
-  value.forEach((entry: unknown, index) => {
+  leftOut.previousNames += Math.max(0, value.length - MAX_PREVIOUS_NAMES);
+  value.slice(0, MAX_PREVIOUS_NAMES).forEach((entry: unknown, index) => {
     const entryReport = report.below(index);
     const name = isObject(entry) ? nonEmptyString(entry.name) : null;
     if (!isObject(entry) || name === null) {

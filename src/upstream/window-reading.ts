@@ -2,7 +2,7 @@ import { UpstreamRejectedQueryError, errorForStatus } from './errors.js';
 import { reportFailure, type UpstreamLog } from './log.js';
 import { repeatedSlots } from './repeated-results.js';
 import type { SearchQuery } from './search-query.js';
-import { readSearchResponse } from './search-response.js';
+import { MAX_PREVIOUS_NAMES, readSearchResponse } from './search-response.js';
 import type { UpstreamResponse } from './upstream-http.js';
 import { NO_REPEATS, type SearchWindow } from './window-size.js';
 
@@ -39,6 +39,12 @@ export function readWindow(
     log.warn(
       { jurisdiction: query.jurisdiction, window: index, kept: read.slots.length, leftOut: read.unasked },
       'Upstream sent more results than the page asked for; kept the page',
+    );
+  }
+  if (read.previousNamesLeftOut > 0) {
+    log.warn(
+      { jurisdiction: query.jurisdiction, window: index, leftOut: read.previousNamesLeftOut },
+      `Upstream sent companies with more than ${MAX_PREVIOUS_NAMES} previous names; kept the first ${MAX_PREVIOUS_NAMES} of each`,
     );
   }
   if (read.invalidFields.length > 0) {

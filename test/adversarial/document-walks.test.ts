@@ -78,9 +78,16 @@ describe('with MAX_EXPANDED_SELECTIONS set low', () => {
 
 describe('with MAX_EXPANDED_SELECTIONS out of the way', () => {
   beforeAll(async () => {
-    // Past what the setting accepts, so that every other walk over the document meets the whole diamond:
-    // validation, the armor rules, the introspection guard, the upstream search budget and execution.
-    stack = await startStack({ gateway: { rateLimitPerMinute: 0, introspection: false, maxExpandedSelections: Number.MAX_SAFE_INTEGER } });
+    // Past what the settings accept, so that every other walk over the document meets the whole diamond: validation,
+    // the armor rules, the introspection guard, the answer's size (2^60 pages, counted), the search budget and execution.
+    stack = await startStack({
+      gateway: {
+        rateLimitPerMinute: 0,
+        introspection: false,
+        maxExpandedSelections: Number.MAX_SAFE_INTEGER,
+        maxResultFields: Number.MAX_SAFE_INTEGER,
+      },
+    });
   });
   afterAll(() => stack.close());
   beforeEach(() => stack.lookup.counters.reset());

@@ -51,6 +51,13 @@ export const DEFAULT_MAX_TOKENS = 1_000;
  */
 export const DEFAULT_MAX_EXPANDED_SELECTIONS = 2_000;
 export const DEFAULT_MAX_UPSTREAM_SEARCHES = 5;
+/**
+ * The company card (test/operations/search-companies.graphql) at a page of
+ * 50 counts 4,261 fields, the dashboard's 153: this admits two full pages of
+ * cards in one operation, and refuses the review's 15 aliases of one page
+ * (126,045 fields, a 993 KB answer).
+ */
+export const DEFAULT_MAX_RESULT_FIELDS = 10_000;
 export const DEFAULT_BATCHING_LIMIT = 0;
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 export const DEFAULT_RATE_LIMIT_BURST = 100;

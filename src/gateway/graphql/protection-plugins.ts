@@ -9,6 +9,7 @@ import type { TrustedDocuments } from './trusted-documents.js';
 import { useJsonBody } from './use-json-body.js';
 import { useMaxDocumentLength } from '../limits/use-max-document-length.js';
 import { useMaxExpandedSelections } from '../limits/use-max-expanded-selections.js';
+import { useMaxResultFields } from '../limits/use-max-result-fields.js';
 import { useNoIntrospection } from '../limits/use-no-introspection.js';
 import { useOperationSelection } from './use-operation-selection.js';
 import { useQueryStringJson } from './use-query-string-json.js';
@@ -29,6 +30,7 @@ export interface YogaProtection {
   maxTokens: number;
   maxExpandedSelections: number;
   maxUpstreamSearches: number;
+  maxResultFields: number;
   /** Most operations in one batched request; 0: batching off. */
   batchingLimit: number;
   trustedDocuments: TrustedDocuments | undefined;
@@ -52,7 +54,7 @@ const REPORT_AS_VALIDATION_ERROR = {
  * parameters, the token count and the choice of operation while parsing, the
  * size with fragments expanded before validating, depth, aliases, directives
  * and introspection while validating, and, once the variables are known,
- * their coercion and the upstream search budget.
+ * their coercion, the size of the answer and the upstream search budget.
  * Every refusal comes before any resolver runs.
  */
 export function protectionPlugins(protection: YogaProtection): NonNullable<YogaServerOptions<object, object>['plugins']> {
@@ -77,6 +79,7 @@ export function protectionPlugins(protection: YogaProtection): NonNullable<YogaS
     ...(protection.production ? [blockFieldSuggestionsPlugin()] : []),
     // Before every plugin that reads the variables: a variable that cannot be coerced is answered here, with its code.
     useVariableErrors(),
+    useMaxResultFields({ maxFields: protection.maxResultFields }),
     useUpstreamSearchBudget({ maxSearches: protection.maxUpstreamSearches }),
   ];
 }
