@@ -13,6 +13,7 @@ import { accessLoggerOf, loggedPath, type Logger } from './logger.js';
 import { GRAPHQL_PATH } from './paths.js';
 import { answerClientError } from './http/rejection.js';
 import { applySocketTimeouts } from './http/socket-timeouts.js';
+import { trackUnservedConnections } from './http/unserved-connections.js';
 import { createRequestHandler, type RequestHandler, type RequestHandlerOptions } from './http/request-handler.js';
 import { ResponseCache, RESPONSE_CACHE_SHARE } from './response-cache/response-cache.js';
 import { DOCUMENT_CACHE_SHARE, DocumentCache } from './graphql/document-cache.js';
@@ -156,6 +157,7 @@ export async function startGateway(
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => serve(request, response, true));
   connectionCap.attach(server);
   applySocketTimeouts(server, { idleMs: config.idleSocketTimeoutMs, answerWriteMs: config.responseWriteTimeoutMs }, logger);
+  const closeUnserved = trackUnservedConnections(server);
   server.on('clientError', (error: Error, socket) => {
     // A refusal is already on this socket; a second answer (a 408 at the request timeout) would garble it.
     if (isLingering(socket)) socket.destroy();
@@ -183,6 +185,8 @@ export async function startGateway(
       closing = true;
       // close() also closes the keep-alive connections idle now (Node 19+); the 'finish' handler above closes the rest as they fall idle.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Connections that never brought a request (silent, or headers still coming) have nothing to finish.
+      closeUnserved();
       const forced = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       await closed;
       clearTimeout(forced);
