@@ -53,6 +53,20 @@ describe('with the default limits', () => {
     expect(body).toEqual({ data: { searchCompanies: { totalCount: 1 } } });
     expect(stack.lookup.counters.searchRequests).toBe(1);
   });
+
+  // graphql-js gives up on its check that same-named fields merge, and said only "Validation aborted.".
+  it('says what to do about a document graphql-js gives up validating, as OPERATION_TOO_COMPLEX', async () => {
+    const { status, body } = await withHealth(`{ company(jurisdiction: "GB", companyNumber: "1") { ${'id '.repeat(980)} } }`);
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([
+      {
+        message:
+          'Validation stopped: this operation writes the same fields, or spreads the same fragments, so many times that checking them would take too long. Write each field once per selection set, and spread fewer fragments that select the same fields',
+        extensions: { code: 'OPERATION_TOO_COMPLEX' },
+      },
+    ]);
+    expect(stack.lookup.counters.searchRequests).toBe(0);
+  });
 });
 
 describe('with MAX_EXPANDED_SELECTIONS set low', () => {

@@ -7,6 +7,7 @@ import type { GraphQLError, ValidationContext } from 'graphql';
 import type { YogaServerOptions } from 'graphql-yoga';
 import type { TrustedDocuments } from './trusted-documents.js';
 import { useJsonBody } from './use-json-body.js';
+import { useAbortedValidationMessage } from '../limits/use-aborted-validation-message.js';
 import { useMaxDocumentLength } from '../limits/use-max-document-length.js';
 import { useMaxExpandedSelections } from '../limits/use-max-expanded-selections.js';
 import { useMaxResultFields } from '../limits/use-max-result-fields.js';
@@ -74,6 +75,7 @@ export function protectionPlugins(protection: YogaProtection): NonNullable<YogaS
     maxDepthPlugin({ n: protection.maxDepth, flattenFragments: true, ...REPORT_AS_VALIDATION_ERROR }),
     maxAliasesPlugin({ n: protection.maxAliases, ...REPORT_AS_VALIDATION_ERROR }),
     maxDirectivesPlugin({ n: protection.maxDirectives, ...REPORT_AS_VALIDATION_ERROR }),
+    useAbortedValidationMessage(),
     ...(protection.introspection ? [] : [useNoIntrospection()]),
     // Suggestions would name the fields that disabled introspection hides.
     ...(protection.production ? [blockFieldSuggestionsPlugin()] : []),
