@@ -32,6 +32,9 @@ export function applySocketTimeouts(server: Server, timeouts: SocketTimeouts, lo
     // 'prefinish': the whole answer is written and handed to the socket (only now for one that waited behind earlier pipelined answers).
     response.once('prefinish', () => {
       answers.delete(response);
+      // Nothing left in the process: the network took it all at once, as it does for a client that reads, and 'finish'
+      // follows; a timer per answer would be work for nothing. Bytes waiting here mean the client has fallen behind.
+      if (socket.writableLength === 0) return;
       const timer = setTimeout(() => {
         logger.info(
           { timeoutMs: timeouts.answerWriteMs },
