@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import { ResponseCache } from '../src/gateway/response-cache/response-cache.js';
 import { defaultDataSet, type CompanyResult } from '../src/lookup-service/index.js';
+import { UPSTREAM_MAX_PAGE_SIZE } from '../src/upstream/search-call.js';
 import { readSearchResponse } from '../src/upstream/search-response.js';
 import { NO_REPEATS, windowEntryBytes, windowKey, type SearchWindow } from '../src/upstream/window-size.js';
 
@@ -129,7 +130,7 @@ function measureWindows(shape: WindowShape): void {
   for (let i = 0; i < shape.count; i++) {
     const body = shape.body(i);
     jsonBytes += Buffer.byteLength(body);
-    const read = readSearchResponse(body, 'GB', 'calibration');
+    const read = readSearchResponse(body, 'GB', 'calibration', UPSTREAM_MAX_PAGE_SIZE);
     windows.set(windowKey({ q: `query words ${i}`, jurisdiction: 'GB' }, 0), {
       slots: read.slots,
       repeated: NO_REPEATS,

@@ -80,9 +80,12 @@ export class BatchTooLargeError extends Refusal {
 export class TooManyConnectionsError extends Refusal {
   readonly code = 'TOO_MANY_CONNECTIONS';
 
-  constructor() {
+  /** `limit`: the setting the connection is over, the server's or one address's. */
+  constructor(limit: 'MAX_CONNECTIONS' | 'MAX_CONNECTIONS_PER_ADDRESS') {
     super(
-      `The server has as many connections open as it serves (MAX_CONNECTIONS); try again in ${TOO_MANY_CONNECTIONS_RETRY_AFTER_SECONDS} s`,
+      limit === 'MAX_CONNECTIONS'
+        ? `The server has as many connections open as it serves (MAX_CONNECTIONS); try again in ${TOO_MANY_CONNECTIONS_RETRY_AFTER_SECONDS} s`
+        : `Your address has as many connections open as one address is served (MAX_CONNECTIONS_PER_ADDRESS); send this request on one of them, or try again in ${TOO_MANY_CONNECTIONS_RETRY_AFTER_SECONDS} s`,
       { headers: { 'retry-after': String(TOO_MANY_CONNECTIONS_RETRY_AFTER_SECONDS) }, closeConnection: true },
     );
   }

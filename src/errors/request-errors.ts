@@ -24,6 +24,27 @@ export class OperationTooComplexError extends RequestError {
   }
 }
 
+/** An answer that could hold more than MAX_RESULT_FIELDS fields, each counted once per entry of the lists above it. */
+export class ResultTooLargeError extends RequestError {
+  constructor(resultFields: number, maxResultFields: number) {
+    super(
+      'OPERATION_TOO_COMPLEX',
+      `The answer to this operation could hold ${resultFields} fields; at most ${maxResultFields} are allowed (MAX_RESULT_FIELDS). Each field counts once per entry of the lists above it (a page of searchCompanies holds up to its pageSize): select fewer fields, use fewer aliases, or ask for smaller pages`,
+      { extensions: { resultFields, maxResultFields } },
+    );
+  }
+}
+
+/** graphql-js gave up validating: its message, "Validation aborted.", says neither what was too much nor what to do. */
+export class ValidationAbortedError extends RequestError {
+  constructor() {
+    super(
+      'OPERATION_TOO_COMPLEX',
+      'Validation stopped: this operation writes the same fields, or spreads the same fragments, so many times that checking them would take too long. Write each field once per selection set, and spread fewer fragments that select the same fields',
+    );
+  }
+}
+
 export class SearchBudgetExceededError extends RequestError {
   constructor(searches: number, maxSearches: number) {
     super(

@@ -9,16 +9,25 @@ import { ConnectionCap } from './http/connection-cap.js';
 import { isLingering } from './http/early-refusal.js';
 import { createCorsPolicy } from './http/cors.js';
 import { RateLimiter } from './limits/rate-limiter.js';
-import { accessLoggerOf, type Logger } from './logger.js';
+import { accessLoggerOf, loggedPath, type Logger } from './logger.js';
 import { GRAPHQL_PATH } from './paths.js';
 import { answerClientError } from './http/rejection.js';
+import { applySocketTimeouts } from './http/socket-timeouts.js';
+import { trackUnservedConnections } from './http/unserved-connections.js';
 import { createRequestHandler, type RequestHandler, type RequestHandlerOptions } from './http/request-handler.js';
 import { ResponseCache, RESPONSE_CACHE_SHARE } from './response-cache/response-cache.js';
+import { DOCUMENT_CACHE_SHARE, DocumentCache } from './graphql/document-cache.js';
 import { createGateway } from './graphql/yoga.js';
 import { createYogaResponder } from './response-cache/yoga-responder.js';
 
-/** Largest upstream body read; a full page of 50 results is far below it. */
-export const MAX_UPSTREAM_RESPONSE_BYTES = 8 * 1024 * 1024;
+/**
+ * Largest upstream body read; a larger one is UPSTREAM_BAD_RESPONSE. A full
+ * page of 50 of the data set's results is 26–29 KB (every page of it
+ * measured), so this leaves room for results over thirty times as rich; only
+ * the first 50 are read anyway, and JSON.parse takes 3.6 ms over a body this
+ * size (8 MiB, the bound before, stalled the event loop over 100 ms).
+ */
+export const MAX_UPSTREAM_RESPONSE_BYTES = 1024 * 1024;
 
 /** How long a keep-alive connection may sit idle between requests. */
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
@@ -42,7 +51,7 @@ export interface RunningGateway {
   /** Base URL, e.g. `http://127.0.0.1:4000`. */
   url: string;
   graphqlUrl: string;
-  /** Bytes the caches hold now: upstream windows and serialized answers together, within CACHE_MAX_BYTES. */
+  /** Bytes the caches hold now: upstream windows, serialized answers and parsed documents together, within CACHE_MAX_BYTES. */
   readonly cacheBytes: number;
   close(): Promise<void>;
 }
@@ -61,6 +70,8 @@ export async function startGateway(
 ): Promise<RunningGateway> {
   const answerBytes = config.responseCache ? Math.floor(config.cacheMaxBytes * RESPONSE_CACHE_SHARE) : 0;
   const responseCache = answerBytes > 0 ? new ResponseCache({ maxBytes: answerBytes, maxTtlMs: config.cacheTtlMs }) : undefined;
+  const documentBytes = Math.floor(config.cacheMaxBytes * DOCUMENT_CACHE_SHARE);
+  const documents = new DocumentCache(documentBytes);
   const upstream = new UpstreamClient({
     baseUrl: target.url,
     credentials: { clientId: target.clientId, clientSecret: target.clientSecret },
@@ -79,7 +90,7 @@ export async function startGateway(
       ttlMs: config.cacheTtlMs,
       staleWhileRevalidateMs: config.cacheStaleWhileRevalidateMs,
       staleIfErrorMs: config.cacheStaleIfErrorMs,
-      maxBytes: config.cacheMaxBytes - answerBytes,
+      maxBytes: config.cacheMaxBytes - answerBytes - documentBytes,
     },
     retry: { retries: config.upstreamRetries, baseDelayMs: config.upstreamRetryBaseMs },
     callTimeoutMs: config.requestDeadlineMs,
@@ -98,10 +109,18 @@ export async function startGateway(
     requestDeadlineMs: config.requestDeadlineMs,
     logger,
     protection: config,
+    documents,
   });
-  const connectionCap = new ConnectionCap(config.maxConnections, logger);
+  const connectionCap = new ConnectionCap(
+    {
+      maxConnections: config.maxConnections,
+      // Behind proxies every connection comes from one of them: clients are told apart by X-Forwarded-For, in the rate limit.
+      maxPerAddress: config.trustedProxyCount > 0 ? 0 : config.maxConnectionsPerAddress,
+    },
+    logger,
+  );
   const handleRequest = requestHandlerFor(config, createYogaResponder(gateway, responseCache), logger, (socket) =>
-    connectionCap.isOver(socket),
+    connectionCap.refusalFor(socket),
   );
 
   const accessLogger = accessLoggerOf(logger);
@@ -115,7 +134,7 @@ export async function startGateway(
       accessLogger.info(
         {
           method: request.method,
-          path: request.url?.split('?', 1)[0],
+          path: loggedPath(request.url),
           status: response.statusCode,
           durationMs: Math.round((performance.now() - startedAt) * 100) / 100,
         },
@@ -137,10 +156,12 @@ export async function startGateway(
   // Without this listener Node sends `100 Continue` before any check has run.
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => serve(request, response, true));
   connectionCap.attach(server);
+  applySocketTimeouts(server, { idleMs: config.idleSocketTimeoutMs, answerWriteMs: config.responseWriteTimeoutMs }, logger);
+  const closeUnserved = trackUnservedConnections(server);
   server.on('clientError', (error: Error, socket) => {
     // A refusal is already on this socket; a second answer (a 408 at the request timeout) would garble it.
     if (isLingering(socket)) socket.destroy();
-    else answerClientError(error, socket);
+    else answerClientError(error, socket, config.refusalLingerMs);
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -158,12 +179,14 @@ export async function startGateway(
     url,
     graphqlUrl: `${url}${GRAPHQL_PATH}`,
     get cacheBytes() {
-      return upstream.cacheBytes + (responseCache?.bytes ?? 0);
+      return upstream.cacheBytes + (responseCache?.bytes ?? 0) + documents.bytes;
     },
     async close() {
       closing = true;
       // close() also closes the keep-alive connections idle now (Node 19+); the 'finish' handler above closes the rest as they fall idle.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Connections that never brought a request (silent, or headers still coming) have nothing to finish.
+      closeUnserved();
       const forced = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       await closed;
       clearTimeout(forced);

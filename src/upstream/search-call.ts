@@ -70,7 +70,7 @@ export class SearchCall {
       log: options.log,
       clock: options.clock,
     });
-    this.#reading = { log: options.log, redact: (text) => this.#tokens.redact(text) };
+    this.#reading = { log: options.log, redact: (text) => this.#tokens.redact(text), pageSize: UPSTREAM_MAX_PAGE_SIZE };
   }
 
   /**

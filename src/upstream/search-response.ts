@@ -4,9 +4,14 @@ import { UpstreamBadResponseError } from '../errors/upstream-errors.js';
 export interface SearchResponse {
   /**
    * One slot per result the upstream sent, in its order, so positions stay
-   * the upstream's; null where a result was unreadable and left out.
+   * the upstream's; null where a result was unreadable and left out. At most
+   * the page size asked for.
    */
   slots: (Company | null)[];
+  /** Results the upstream sent past the page size asked for, left out unread. */
+  unasked: number;
+  /** Previous names left out unread past MAX_PREVIOUS_NAMES of one company, over all results. */
+  previousNamesLeftOut: number;
   total: number;
   /** Paths of the fields that were malformed and read as null, or of results left out. */
   invalidFields: string[];
@@ -17,13 +22,26 @@ type Json = Record<string, unknown>;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const JURISDICTION = /^[A-Za-z]{2}$/;
 
+/** The largest integer GraphQL's Int (and so totalCount) can hold. */
+const MAX_GRAPHQL_INT = 2 ** 31 - 1;
+
+/**
+ * Most previous names read per company; any past them are left out unread.
+ * Answers are sized before they are built (MAX_RESULT_FIELDS) with this as
+ * the length of every company's list, so it must hold. Registers list a
+ * handful (the data set at most 3).
+ */
+export const MAX_PREVIOUS_NAMES = 20;
+
 /**
  * Reads a search body field by field: a malformed or missing field becomes
  * null on its own, a result without name or company number is left out, and
  * unknown fields are ignored. Only a body that is not JSON, or has no
- * `results` array, fails as a whole.
+ * `results` array, fails as a whole. Results past `pageSize`, the most the
+ * gateway asked for, are not read at all: a window keeps what it asked for,
+ * whatever the upstream sends.
  */
-export function readSearchResponse(body: string, searchedJurisdiction: string, where: string): SearchResponse {
+export function readSearchResponse(body: string, searchedJurisdiction: string, where: string, pageSize: number): SearchResponse {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -34,12 +52,20 @@ export function readSearchResponse(body: string, searchedJurisdiction: string, w
     throw new UpstreamBadResponseError(`Company lookup service sent a search response without a results array on ${where}`);
   }
   const invalidFields: string[] = [];
-  const slots = parsed.results.map((result: unknown, index) =>
-    readCompany(result, searchedJurisdiction, FieldReport.forResult(index, invalidFields)),
+  const leftOut = { previousNames: 0 };
+  const asked = parsed.results.length > pageSize ? parsed.results.slice(0, pageSize) : parsed.results;
+  const slots = asked.map((result: unknown, index) =>
+    readCompany(result, searchedJurisdiction, FieldReport.forResult(index, invalidFields), leftOut),
   );
   if (!isCount(parsed.total)) invalidFields.push('total');
   const total = isCount(parsed.total) ? parsed.total : slots.length;
-  return { slots, total: Math.max(total, slots.length), invalidFields };
+  return {
+    slots,
+    unasked: parsed.results.length - asked.length,
+    previousNamesLeftOut: leftOut.previousNames,
+    total: Math.max(total, slots.length),
+    invalidFields,
+  };
 }
 
 /**
@@ -139,7 +165,12 @@ class FieldReport {
   }
 }
 
-function readCompany(result: unknown, searchedJurisdiction: string, report: FieldReport): Company | null {
+function readCompany(
+  result: unknown,
+  searchedJurisdiction: string,
+  report: FieldReport,
+  leftOut: { previousNames: number },
+): Company | null {
   if (!isObject(result)) return report.invalid();
   const name = nonEmptyString(result.name);
   const companyNumber = nonEmptyString(result.companyNumber);
@@ -153,7 +184,7 @@ function readCompany(result: unknown, searchedJurisdiction: string, report: Fiel
     address: readAddress(result, report),
     incorporatedDate: report.read(result, 'incorporatedDate', dateTime),
     isPlatformMember: report.read(result, 'isPlatformMember', (value) => (typeof value === 'boolean' ? value : null)),
-    previousNames: readPreviousNames(result.previousNames, report.below('previousNames')),
+    previousNames: readPreviousNames(result.previousNames, report.below('previousNames'), leftOut),
     avatar: readAvatar(result.avatar, report.below('avatar')),
   };
   return Object.assign(company, report.fields());
@@ -199,11 +230,12 @@ const EMPTY_ADDRESS: Address = {
   longitude: null,
 };
 
-function readPreviousNames(value: unknown, report: FieldReport): PreviousName[] {
+function readPreviousNames(value: unknown, report: FieldReport, leftOut: { previousNames: number }): PreviousName[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) return report.invalid('previousNames') ?? [];
   const names: PreviousName[] = [];
-  value.forEach((entry: unknown, index) => {
+  leftOut.previousNames += Math.max(0, value.length - MAX_PREVIOUS_NAMES);
+  value.slice(0, MAX_PREVIOUS_NAMES).forEach((entry: unknown, index) => {
     const entryReport = report.below(index);
     const name = isObject(entry) ? nonEmptyString(entry.name) : null;
     if (!isObject(entry) || name === null) {
@@ -236,8 +268,9 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A count totalCount can answer: one past GraphQL's Int would fail the whole search, so it is malformed like any other. */
 function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_GRAPHQL_INT;
 }
 
 function nonEmptyString(value: unknown): string | null {

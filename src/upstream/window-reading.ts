@@ -3,7 +3,7 @@ import { errorForStatus } from './status-error.js';
 import { reportFailure, type UpstreamLog } from './log.js';
 import { repeatedSlots } from './repeated-results.js';
 import type { SearchQuery } from './search-query.js';
-import { readSearchResponse } from './search-response.js';
+import { MAX_PREVIOUS_NAMES, readSearchResponse } from './search-response.js';
 import type { UpstreamResponse } from './upstream-http.js';
 import { NO_REPEATS, type SearchWindow } from './window-size.js';
 
@@ -11,6 +11,8 @@ export interface WindowReading {
   log: UpstreamLog;
   /** Blanks out the secret and the service tokens in text the upstream wrote. */
   redact(text: string): string;
+  /** The page size every search asks for: results past it are left out. */
+  pageSize: number;
 }
 
 /**
@@ -23,7 +25,7 @@ export function readWindow(
   response: UpstreamResponse,
   where: string,
   { query, index }: { query: SearchQuery; index: number },
-  { log, redact }: WindowReading,
+  { log, redact, pageSize }: WindowReading,
 ): SearchWindow {
   if (response.status === 400) {
     // The upstream may echo what it was sent; the token and the secret never reach the log.
@@ -33,7 +35,19 @@ export function readWindow(
     throw error;
   }
   if (response.status !== 200) throw errorForStatus(response.status, where, response.retryAfterMs);
-  const read = readSearchResponse(response.body, query.jurisdiction, where);
+  const read = readSearchResponse(response.body, query.jurisdiction, where, pageSize);
+  if (read.unasked > 0) {
+    log.warn(
+      { jurisdiction: query.jurisdiction, window: index, kept: read.slots.length, leftOut: read.unasked },
+      'Upstream sent more results than the page asked for; kept the page',
+    );
+  }
+  if (read.previousNamesLeftOut > 0) {
+    log.warn(
+      { jurisdiction: query.jurisdiction, window: index, leftOut: read.previousNamesLeftOut },
+      `Upstream sent companies with more than ${MAX_PREVIOUS_NAMES} previous names; kept the first ${MAX_PREVIOUS_NAMES} of each`,
+    );
+  }
   if (read.invalidFields.length > 0) {
     log.warn(
       { jurisdiction: query.jurisdiction, fields: read.invalidFields.slice(0, 20), count: read.invalidFields.length },

@@ -80,7 +80,11 @@ describe('MAX_CONNECTIONS', () => {
     expect(dropped.received).toBe('');
     const warnings = stack.logs.slice(from).map((line) => JSON.parse(line) as { level: number; msg: string; dropped?: number });
     expect(warnings.filter((line) => line.level === 40)).toEqual([
-      expect.objectContaining({ msg: 'Connections closed unanswered: over MAX_CONNECTIONS and its share of refusals', dropped: 1 }),
+      expect.objectContaining({
+        msg: 'Connections closed unanswered: over MAX_CONNECTIONS or MAX_CONNECTIONS_PER_ADDRESS and its share of refusals',
+        dropped: 1,
+        overAddressLimit: 0,
+      }),
     ]);
   });
 

@@ -53,6 +53,20 @@ describe('with the default limits', () => {
     expect(body).toEqual({ data: { searchCompanies: { totalCount: 1 } } });
     expect(stack.lookup.counters.searchRequests).toBe(1);
   });
+
+  // graphql-js gives up on its check that same-named fields merge, and said only "Validation aborted.".
+  it('says what to do about a document graphql-js gives up validating, as OPERATION_TOO_COMPLEX', async () => {
+    const { status, body } = await withHealth(`{ company(jurisdiction: "GB", companyNumber: "1") { ${'id '.repeat(980)} } }`);
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([
+      {
+        message:
+          'Validation stopped: this operation writes the same fields, or spreads the same fragments, so many times that checking them would take too long. Write each field once per selection set, and spread fewer fragments that select the same fields',
+        extensions: { code: 'OPERATION_TOO_COMPLEX' },
+      },
+    ]);
+    expect(stack.lookup.counters.searchRequests).toBe(0);
+  });
 });
 
 describe('with MAX_EXPANDED_SELECTIONS set low', () => {
@@ -78,9 +92,16 @@ describe('with MAX_EXPANDED_SELECTIONS set low', () => {
 
 describe('with MAX_EXPANDED_SELECTIONS out of the way', () => {
   beforeAll(async () => {
-    // Past what the setting accepts, so that every other walk over the document meets the whole diamond:
-    // validation, the armor rules, the introspection guard, the upstream search budget and execution.
-    stack = await startStack({ gateway: { rateLimitPerMinute: 0, introspection: false, maxExpandedSelections: Number.MAX_SAFE_INTEGER } });
+    // Past what the settings accept, so that every other walk over the document meets the whole diamond: validation,
+    // the armor rules, the introspection guard, the answer's size (2^60 pages, counted), the search budget and execution.
+    stack = await startStack({
+      gateway: {
+        rateLimitPerMinute: 0,
+        introspection: false,
+        maxExpandedSelections: Number.MAX_SAFE_INTEGER,
+        maxResultFields: Number.MAX_SAFE_INTEGER,
+      },
+    });
   });
   afterAll(() => stack.close());
   beforeEach(() => stack.lookup.counters.reset());

@@ -26,6 +26,8 @@ export function gatewayEnv(options: BenchOptions, upstream: LookupStarted, extra
     GATEWAY_API_KEYS: `bench:${BENCH_API_KEY}`,
     RATE_LIMIT_PER_MINUTE: '6000000',
     RATE_LIMIT_BURST: '1000000',
+    // Every connection of the load generator comes from one address; --concurrency goes up to MAX_CONNECTIONS.
+    MAX_CONNECTIONS_PER_ADDRESS: '1024',
     ...extra,
   };
 }

@@ -93,25 +93,41 @@ describe('readConfig', () => {
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
       maxConnections: 1_024,
+      maxConnectionsPerAddress: 64,
       refusalLingerMs: 3_000,
       refusalLingerBytes: 8 * 1024 * 1024,
+      idleSocketTimeoutMs: 15_000,
+      responseWriteTimeoutMs: 30_000,
     });
     expect(
       readConfig({
         HEADERS_TIMEOUT_MS: '2000',
         REQUEST_TIMEOUT_MS: '2000',
         MAX_CONNECTIONS: '10',
+        MAX_CONNECTIONS_PER_ADDRESS: '0',
         REFUSAL_LINGER_MS: '0',
         REFUSAL_LINGER_BYTES: '0',
+        IDLE_SOCKET_TIMEOUT_MS: '1000',
+        RESPONSE_WRITE_TIMEOUT_MS: '2000',
       }),
-    ).toMatchObject({ headersTimeoutMs: 2_000, requestTimeoutMs: 2_000, maxConnections: 10, refusalLingerMs: 0, refusalLingerBytes: 0 });
+    ).toMatchObject({
+      headersTimeoutMs: 2_000,
+      requestTimeoutMs: 2_000,
+      maxConnections: 10,
+      maxConnectionsPerAddress: 0,
+      refusalLingerMs: 0,
+      refusalLingerBytes: 0,
+      idleSocketTimeoutMs: 1_000,
+      responseWriteTimeoutMs: 2_000,
+    });
     expect(problemsOf({ HEADERS_TIMEOUT_MS: '40000' })).toEqual([
       'HEADERS_TIMEOUT_MS (40000) must not be more than REQUEST_TIMEOUT_MS (30000), which covers the headers too',
     ]);
-    expect(problemsOf({ HEADERS_TIMEOUT_MS: '0', MAX_CONNECTIONS: '0', REFUSAL_LINGER_MS: '61000' })).toEqual([
+    expect(problemsOf({ HEADERS_TIMEOUT_MS: '0', MAX_CONNECTIONS: '0', REFUSAL_LINGER_MS: '61000', IDLE_SOCKET_TIMEOUT_MS: '0' })).toEqual([
       'HEADERS_TIMEOUT_MS must be a whole number from 100 to 600000, got "0"',
       'MAX_CONNECTIONS must be a whole number from 1 to 1000000, got "0"',
       'REFUSAL_LINGER_MS must be a whole number from 0 to 60000, got "61000"',
+      'IDLE_SOCKET_TIMEOUT_MS must be a whole number from 100 to 3600000, got "0"',
     ]);
   });
 

@@ -5,6 +5,7 @@ import { readConfig } from '../../src/gateway/config/gateway-config.js';
 import { ExecutionRecord } from '../../src/gateway/response-cache/execution-record.js';
 import { createLogger } from '../../src/gateway/logger.js';
 import { createGateway } from '../../src/gateway/graphql/yoga.js';
+import { DocumentCache } from '../../src/gateway/graphql/document-cache.js';
 import type { UpstreamClient } from '../../src/upstream/client.js';
 import { messagesOf, send } from '../support/http.js';
 import { startStack, type Stack } from '../support/stack.js';
@@ -75,6 +76,7 @@ describe('production mode (NODE_ENV=production)', () => {
       requestDeadlineMs: 1_000,
       logger: createLogger('silent'),
       protection: config,
+      documents: new DocumentCache(1024 * 1024),
     });
     const server = createServer((request, response) => void gateway(request, response, { execution: new ExecutionRecord() }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,6 +1,9 @@
 import { connect } from 'node:net';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHUTDOWN_GRACE_MS } from '../../src/gateway/server.js';
+import { openConnection } from '../support/raw-connection.js';
+import { within } from '../support/within.js';
 import { startStack, type Stack } from '../support/stack.js';
 
 let stack: Stack;
@@ -62,6 +65,20 @@ describe('shutdown', () => {
       expect(heads).toHaveLength(2);
       expect(heads.map((head) => head.slice(0, 3))).toEqual(['200', '200']);
       expect(heads[1]).toMatch(/^connection: close$/im);
+    } finally {
+      await own.lookup.close();
+    }
+  });
+
+  it('closes at once the connections that have brought no request: silent, or with their headers still coming', async () => {
+    const own = await startStack();
+    try {
+      const silent = await openConnection(own.gateway.url);
+      const partial = await openConnection(own.gateway.url);
+      await partial.write('GET /health HTTP/1.1\r\nhost: gateway\r\n');
+      // Before, shutdown waited its whole grace period for them.
+      await within(own.gateway.close(), SHUTDOWN_GRACE_MS / 2, 'shutting down');
+      await within(Promise.all([silent.closed, partial.closed]), SHUTDOWN_GRACE_MS / 2, 'closing both connections');
     } finally {
       await own.lookup.close();
     }

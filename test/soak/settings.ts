@@ -17,6 +17,8 @@ export const SOAK_GATEWAY_SETTINGS = {
   upstreamPageParam: 'page',
   // The soak's clients all come from one address; the gateway's own limit would refuse most of them.
   rateLimitPerMinute: 0,
+  // Nor may the connection limit per address: --concurrency (up to 1,024) connections come from that one address.
+  maxConnectionsPerAddress: 0,
 } satisfies Partial<GatewayConfig>;
 
 export type SoakGatewaySettings = typeof SOAK_GATEWAY_SETTINGS;

@@ -20,10 +20,10 @@ export interface RawConnection {
   destroy(): void;
 }
 
-/** Opens a connection to the host and port of `baseUrl`, once it is established. */
-export function openConnection(baseUrl: string): Promise<RawConnection> {
+/** Opens a connection to the host and port of `baseUrl`, once it is established; from `localAddress` when given (e.g. `127.0.0.2`, a second loopback client). */
+export function openConnection(baseUrl: string, { localAddress }: { localAddress?: string } = {}): Promise<RawConnection> {
   const { hostname, port } = new URL(baseUrl);
-  const socket = connect(Number(port), hostname);
+  const socket = connect({ port: Number(port), host: hostname, localAddress });
   const openedAt = performance.now();
   let received = '';
   let error: NodeJS.ErrnoException | undefined;

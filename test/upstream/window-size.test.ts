@@ -3,6 +3,7 @@ import { runInNewContext } from 'node:vm';
 import { LRUCache } from 'lru-cache';
 import { describe, expect, it } from 'vitest';
 import { defaultDataSet, type CompanyResult } from '../../src/lookup-service/index.js';
+import { UPSTREAM_MAX_PAGE_SIZE } from '../../src/upstream/search-call.js';
 import { readSearchResponse } from '../../src/upstream/search-response.js';
 import { repeatedSlots } from '../../src/upstream/repeated-results.js';
 import { NO_REPEATS, windowEntryBytes, windowKey, type SearchWindow } from '../../src/upstream/window-size.js';
@@ -34,7 +35,7 @@ function fill(count: number, body: (i: number) => string): { held: number; count
   });
   const before = heapUsedAfterGc();
   for (let i = 0; i < count; i++) {
-    const { slots, total } = readSearchResponse(body(i), 'GB', 'test');
+    const { slots, total } = readSearchResponse(body(i), 'GB', 'test', UPSTREAM_MAX_PAGE_SIZE);
     // As window-reading.ts keeps a window's repeats: their slots emptied, their numbers listed.
     const repeated = repeatedSlots(slots);
     for (const slot of repeated) slots[slot] = null;

@@ -7,8 +7,13 @@ export const DEFAULT_PORT = 4000;
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_CONNECTIONS = 1_024;
+/** A sixteenth of DEFAULT_MAX_CONNECTIONS: a browser opens 6 per origin, so this leaves room for a few behind one NAT. */
+export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 64;
 export const DEFAULT_REFUSAL_LINGER_MS = 3_000;
 export const DEFAULT_REFUSAL_LINGER_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_IDLE_SOCKET_TIMEOUT_MS = 15_000;
+/** A full page of the richest answer (about 35 KiB) takes a client at 10 kbit/s about as long. */
+export const DEFAULT_RESPONSE_WRITE_TIMEOUT_MS = 30_000;
 export const DEFAULT_UPSTREAM_CONNECTIONS = 10;
 export const DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS = 2_000;
 export const DEFAULT_UPSTREAM_HEADERS_TIMEOUT_MS = 5_000;
@@ -46,6 +51,13 @@ export const DEFAULT_MAX_TOKENS = 1_000;
  */
 export const DEFAULT_MAX_EXPANDED_SELECTIONS = 2_000;
 export const DEFAULT_MAX_UPSTREAM_SEARCHES = 5;
+/**
+ * The company card (test/operations/search-companies.graphql) at a page of
+ * 50 counts 4,261 fields, the dashboard's 153: this admits two full pages of
+ * cards in one operation, and refuses the review's 15 aliases of one page
+ * (126,045 fields, a 993 KB answer).
+ */
+export const DEFAULT_MAX_RESULT_FIELDS = 10_000;
 export const DEFAULT_BATCHING_LIMIT = 0;
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 export const DEFAULT_RATE_LIMIT_BURST = 100;

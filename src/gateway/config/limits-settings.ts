@@ -6,6 +6,7 @@ import {
   DEFAULT_MAX_DIRECTIVES,
   DEFAULT_MAX_DOCUMENT_LENGTH,
   DEFAULT_MAX_EXPANDED_SELECTIONS,
+  DEFAULT_MAX_RESULT_FIELDS,
   DEFAULT_MAX_TOKENS,
   DEFAULT_MAX_UPSTREAM_SEARCHES,
   DEFAULT_SEARCH_MAX_QUERY_LENGTH,
@@ -27,6 +28,8 @@ export interface RequestLimitSettings {
   /** Most selections a document may hold once its fragments are expanded where they are spread. */
   maxExpandedSelections: number;
   maxUpstreamSearches: number;
+  /** Most fields an operation's answer may hold, each counted once per entry of the lists above it. */
+  maxResultFields: number;
   /** Most operations in one batched request; 0: batching off. */
   batchingLimit: number;
   searchMaxQueryLength: number;
@@ -52,6 +55,7 @@ export function readRequestLimits(reader: EnvReader): RequestLimitSettings {
     maxTokens: reader.integer('MAX_TOKENS', DEFAULT_MAX_TOKENS, 10, 1_000_000),
     maxExpandedSelections: reader.integer('MAX_EXPANDED_SELECTIONS', DEFAULT_MAX_EXPANDED_SELECTIONS, 1, 1_000_000),
     maxUpstreamSearches: reader.integer('MAX_UPSTREAM_SEARCHES', DEFAULT_MAX_UPSTREAM_SEARCHES, 1, 1_000),
+    maxResultFields: reader.integer('MAX_RESULT_FIELDS', DEFAULT_MAX_RESULT_FIELDS, 1, 10_000_000),
     batchingLimit: reader.integer('BATCHING_LIMIT', DEFAULT_BATCHING_LIMIT, 0, 100),
     searchMaxQueryLength: reader.integer('SEARCH_MAX_QUERY_LENGTH', DEFAULT_SEARCH_MAX_QUERY_LENGTH, 1, 10_000),
   };

@@ -7,8 +7,10 @@ import type { GraphQLError, ValidationContext } from 'graphql';
 import type { YogaServerOptions } from 'graphql-yoga';
 import type { TrustedDocuments } from './trusted-documents.js';
 import { useJsonBody } from './use-json-body.js';
+import { useAbortedValidationMessage } from '../limits/use-aborted-validation-message.js';
 import { useMaxDocumentLength } from '../limits/use-max-document-length.js';
 import { useMaxExpandedSelections } from '../limits/use-max-expanded-selections.js';
+import { useMaxResultFields } from '../limits/use-max-result-fields.js';
 import { useNoIntrospection } from '../limits/use-no-introspection.js';
 import { useOperationSelection } from './use-operation-selection.js';
 import { useQueryStringJson } from './use-query-string-json.js';
@@ -28,6 +30,7 @@ export interface YogaProtection {
   maxTokens: number;
   maxExpandedSelections: number;
   maxUpstreamSearches: number;
+  maxResultFields: number;
   /** Most operations in one batched request; 0: batching off. */
   batchingLimit: number;
   trustedDocuments: TrustedDocuments | undefined;
@@ -50,8 +53,8 @@ const REPORT_AS_VALIDATION_ERROR = {
  * trusted-documents check and the document length on the request's
  * parameters, the token count and the choice of operation while parsing, the
  * size with fragments expanded before validating, depth, aliases, directives
- * and introspection while validating, and the upstream search budget once the
- * variables are known.
+ * and introspection while validating, and, once the variables are known,
+ * their coercion, the size of the answer and the upstream search budget.
  * Every refusal comes before any resolver runs.
  */
 export function protectionPlugins(protection: YogaProtection): NonNullable<YogaServerOptions<object, object>['plugins']> {
@@ -71,9 +74,12 @@ export function protectionPlugins(protection: YogaProtection): NonNullable<YogaS
     maxDepthPlugin({ n: protection.maxDepth, flattenFragments: true, ...REPORT_AS_VALIDATION_ERROR }),
     maxAliasesPlugin({ n: protection.maxAliases, ...REPORT_AS_VALIDATION_ERROR }),
     maxDirectivesPlugin({ n: protection.maxDirectives, ...REPORT_AS_VALIDATION_ERROR }),
+    useAbortedValidationMessage(),
     ...(protection.introspection ? [] : [useNoIntrospection()]),
     // Suggestions would name the fields that disabled introspection hides.
     ...(protection.production ? [blockFieldSuggestionsPlugin()] : []),
+    // Before every plugin that reads the variables: a variable that cannot be coerced is answered here, with its code.
+    useMaxResultFields({ maxFields: protection.maxResultFields }),
     useUpstreamSearchBudget({ maxSearches: protection.maxUpstreamSearches }),
   ];
 }

@@ -9,10 +9,12 @@ import { deadlineIn } from '../../upstream/resilience/deadline.js';
 import { GRAPHIQL_EXAMPLE_QUERY } from './graphiql-example.js';
 import type { Logger } from '../logger.js';
 import { GRAPHQL_PATH, HEALTH_PATH } from '../paths.js';
+import { type DocumentCache, NO_PARSE_ERROR_CACHE } from './document-cache.js';
 import { createErrorMasker } from './mask-error.js';
 import { DOCUMENT_ID_PARAM } from './use-trusted-documents.js';
 import { protectionPlugins, type YogaProtection } from './protection-plugins.js';
 import type { GatewayServerContext } from './server-context.js';
+import { useDocumentCache } from './use-document-cache.js';
 import { useResponseNotes } from './use-response-notes.js';
 import { useVariableErrorCodes } from './use-variable-error-codes.js';
 
@@ -23,12 +25,14 @@ export interface GatewayOptions {
   requestDeadlineMs: number;
   logger: Logger;
   protection: YogaProtection;
+  /** Parsed documents kept for reuse, within their share of CACHE_MAX_BYTES. */
+  documents: DocumentCache;
 }
 
 export type Gateway = ReturnType<typeof createGateway>;
 
 /** The GraphQL gateway as a request handler; `../server.ts` puts it on a port. */
-export function createGateway({ upstream, limits, requestDeadlineMs, logger, protection }: GatewayOptions) {
+export function createGateway({ upstream, limits, requestDeadlineMs, logger, protection, documents }: GatewayOptions) {
   return createYoga<GatewayServerContext, GatewayContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -41,7 +45,9 @@ export function createGateway({ upstream, limits, requestDeadlineMs, logger, pro
       deadline: deadlineIn(requestDeadlineMs, request.signal),
       notes: new ResponseNotes(),
     }),
-    plugins: [useResponseNotes(), useVariableErrorCodes(), ...protectionPlugins(protection)],
+    plugins: [useResponseNotes(), useVariableErrorCodes(), ...protectionPlugins(protection), useDocumentCache({ cache: documents })],
+    // Bounded by bytes; Yoga's default is 1,024 documents whatever their size. Validation results go with their document.
+    parserAndValidationCache: { documentCache: documents, errorCache: NO_PARSE_ERROR_CACHE },
     graphiql: protection.graphiql && { title: 'Company search', defaultQuery: GRAPHIQL_EXAMPLE_QUERY },
     // CORS is decided in front of Yoga (http/request-handler.ts), for every answer alike.
     cors: false,

@@ -28,9 +28,13 @@ export function writeRejection(response: ServerResponse, refusal: Refusal, close
 
 /**
  * Answers a request Node could not even parse (its 'clientError' event) in
- * the same shape, where Node would send a bare status line.
+ * the same shape, where Node would send a bare status line, and closes the
+ * connection within `closeWithinMs`. Ending our side is not enough: Node
+ * keeps a half-closed socket until the client closes its side, so a client
+ * that never does would keep the socket, and its connection slot, for ever.
+ * The wait lets a client still sending read the answer rather than a reset.
  */
-export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+export function answerClientError(error: Error & { code?: string }, socket: Duplex, closeWithinMs: number): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
@@ -45,4 +49,6 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   socket.end(
     `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
+  const timer = setTimeout(() => socket.destroy(), closeWithinMs);
+  socket.once('close', () => clearTimeout(timer));
 }

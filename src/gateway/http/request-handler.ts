@@ -5,6 +5,7 @@ import { isBatchBody } from '../graphql/batch-body.js';
 import type { AccessDecision, Client } from '../access/client-access.js';
 import { clientAddress, networkOf } from '../access/client-address.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
+import type { ConnectionLimitName } from './connection-cap.js';
 import type { CorsPolicy } from './cors.js';
 import { crossSiteRefusal } from './csrf.js';
 import { type LingerBounds, refuseBeforeBody } from './early-refusal.js';
@@ -41,8 +42,8 @@ export interface RequestHandlerOptions {
   trustedProxyCount: number;
   /** Whether GraphiQL is served; its page is static and loads without credentials. */
   graphiql: boolean;
-  /** Whether a request's connection is over MAX_CONNECTIONS. */
-  connectionOverCap: (socket: Socket) => boolean;
+  /** The connection limit a request's connection is over, if any. */
+  connectionOverCap: (socket: Socket) => ConnectionLimitName | undefined;
   /** What of a request body still coming is read after refusing the request, so the client gets the refusal. */
   refusalLinger: LingerBounds;
   logger: Logger;
@@ -86,8 +87,9 @@ async function handle(
   response: ServerResponse,
   continueFirst: boolean,
 ): Promise<void> {
-  if (options.connectionOverCap(request.socket)) {
-    return reject(options, response, new TooManyConnectionsError());
+  const overLimit = options.connectionOverCap(request.socket);
+  if (overLimit) {
+    return reject(options, response, new TooManyConnectionsError(overLimit));
   }
   const method = request.method ?? 'GET';
   const path = (request.url ?? '/').split('?', 1)[0];
