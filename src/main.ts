@@ -2,7 +2,8 @@ import { ConfigError, type GatewayConfig, readConfig } from './gateway/config/ga
 import { describeConfig } from './gateway/config/describe-config.js';
 import type { UpstreamTarget } from './gateway/config/upstream-settings.js';
 import { createLogger, type Logger } from './gateway/logger.js';
-import { startGateway } from './gateway/server.js';
+import { graphiqlAvailability } from './gateway/graphiql/availability.js';
+import { type RunningGateway, startGateway } from './gateway/server.js';
 import type { LookupService } from './lookup-service/index.js';
 import { onStopSignal } from './shared/stop-signals.js';
 
@@ -42,13 +43,19 @@ async function main(): Promise<void> {
   onStopSignal((signal) => void stop(signal));
   logger.info({ config: describeConfig(config) }, 'Configuration');
   // The pid: what to signal, and, under `npm start`, not npm's own.
-  const served = config.graphiql ? { graphiql: gateway.graphqlUrl } : {};
   logger.info(
-    { pid: process.pid, graphql: gateway.graphqlUrl, ...served },
-    `Gateway ready: ${config.graphiql ? 'GraphiQL' : 'GraphQL'} at ${gateway.graphqlUrl}`,
+    { pid: process.pid, graphql: gateway.graphqlUrl, graphiql: gateway.graphiqlUrl },
+    `Gateway ready: ${served(config, gateway)}`,
   );
   // Whoever waits for this line (a person, a supervisor, a test) should not wait for the log buffer to fill.
   logger.flush();
+}
+
+/** What the ready line says is served: GraphiQL's address where a browser gets it, else GraphQL's, and why GraphiQL is not there if it is on. */
+function served(config: GatewayConfig, gateway: RunningGateway): string {
+  if (gateway.graphiqlUrl !== undefined) return `GraphiQL at ${gateway.graphiqlUrl}`;
+  const why = graphiqlAvailability(config) === 'trusted-documents-only' ? ' (GraphiQL is off: only trusted documents run here)' : '';
+  return `GraphQL at ${gateway.graphqlUrl}${why}`;
 }
 
 async function startEmbeddedUpstream(logger: Logger): Promise<{ target: UpstreamTarget; lookupService: LookupService }> {

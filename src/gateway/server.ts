@@ -12,10 +12,14 @@ import { RateLimiter } from './limits/rate-limiter.js';
 import { accessLoggerOf, type Logger } from './logger.js';
 import { GRAPHQL_PATH } from './paths.js';
 import { answerClientError } from './http/rejection.js';
-import { createRequestHandler, type RequestHandler, type RequestHandlerOptions } from './http/request-handler.js';
+import { createRequestHandler, type GraphiqlRoutes, type RequestHandler, type RequestHandlerOptions } from './http/request-handler.js';
 import { ResponseCache, RESPONSE_CACHE_SHARE } from './response-cache/response-cache.js';
 import { createGateway } from './graphql/yoga.js';
 import { createYogaResponder } from './response-cache/yoga-responder.js';
+import { graphiqlAvailability } from './graphiql/availability.js';
+import { GRAPHIQL_EXAMPLE_QUERY } from './graphiql/graphiql-example.js';
+import { createGraphiqlResponder, type GraphiqlResponder, type GraphiqlResponderOptions } from './graphiql/graphiql-responder.js';
+import { GraphiqlUnavailableError } from '../errors/http-refusals.js';
 
 /** Largest upstream body read; a full page of 50 results is far below it. */
 export const MAX_UPSTREAM_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -42,6 +46,8 @@ export interface RunningGateway {
   /** Base URL, e.g. `http://127.0.0.1:4000`. */
   url: string;
   graphqlUrl: string;
+  /** Where GraphiQL opens; undefined where it is not served. */
+  graphiqlUrl: string | undefined;
   /** Bytes the caches hold now: upstream windows and serialized answers together, within CACHE_MAX_BYTES. */
   readonly cacheBytes: number;
   close(): Promise<void>;
@@ -50,7 +56,12 @@ export interface RunningGateway {
 export interface GatewayOptions {
   /** Time for the upstream's circuit breaker and token; tests move it on instead of sleeping. */
   clock?: Clock | undefined;
+  /** GraphiQL's bundle and where its compressed copies are kept; tests give small ones. */
+  graphiql?: Pick<GraphiqlResponderOptions, 'bundle' | 'copies'>;
 }
+
+/** The title of GraphiQL's page. */
+export const GRAPHIQL_TITLE = 'Company search';
 
 /** Builds the upstream client and the gateway for `target`, and listens on the configured address. */
 export async function startGateway(
@@ -100,8 +111,16 @@ export async function startGateway(
     protection: config,
   });
   const connectionCap = new ConnectionCap(config.maxConnections, logger);
-  const handleRequest = requestHandlerFor(config, createYogaResponder(gateway, responseCache), logger, (socket) =>
-    connectionCap.isOver(socket),
+  const graphiql =
+    graphiqlAvailability(config) === 'served'
+      ? createGraphiqlResponder({ page: { title: GRAPHIQL_TITLE, defaultQuery: GRAPHIQL_EXAMPLE_QUERY }, logger, ...options.graphiql })
+      : undefined;
+  const handleRequest = requestHandlerFor(
+    config,
+    createYogaResponder(gateway, responseCache),
+    graphiqlRoutesFor(config, graphiql),
+    logger,
+    (socket) => connectionCap.isOver(socket),
   );
 
   const accessLogger = accessLoggerOf(logger);
@@ -153,10 +172,13 @@ export async function startGateway(
   const { address, port } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
   const url = `http://${host}:${port}`;
+  // After listening, so that loading 9 MB of GraphiQL does not hold up the start; its first request waits for it if need be.
+  graphiql?.prepare().catch((error: unknown) => logger.error({ err: error }, 'GraphiQL could not be loaded'));
 
   return {
     url,
     graphqlUrl: `${url}${GRAPHQL_PATH}`,
+    graphiqlUrl: graphiql === undefined ? undefined : `${url}${GRAPHQL_PATH}`,
     get cacheBytes() {
       return upstream.cacheBytes + (responseCache?.bytes ?? 0);
     },
@@ -172,10 +194,19 @@ export async function startGateway(
   };
 }
 
+/** GraphiQL's routes as the settings decide: served, refused where it could run nothing, or absent. */
+function graphiqlRoutesFor(config: Omit<GatewayConfig, 'upstream'>, graphiql: GraphiqlResponder | undefined): GraphiqlRoutes | undefined {
+  if (graphiql !== undefined) return { served: true, page: graphiql.page, file: graphiql.file };
+  return graphiqlAvailability(config) === 'trusted-documents-only'
+    ? { served: false, refusal: () => new GraphiqlUnavailableError() }
+    : undefined;
+}
+
 /** The checks as the settings configure them, in front of `next`. */
 function requestHandlerFor(
   config: Omit<GatewayConfig, 'upstream'>,
   next: RequestHandlerOptions['next'],
+  graphiql: GraphiqlRoutes | undefined,
   logger: Logger,
   connectionOverCap: RequestHandlerOptions['connectionOverCap'],
 ): RequestHandler {
@@ -190,7 +221,7 @@ function requestHandlerFor(
     maxBodyBytes: config.maxBodyBytes,
     batchingLimit: config.batchingLimit,
     trustedProxyCount: config.trustedProxyCount,
-    graphiql: config.graphiql,
+    graphiql,
     connectionOverCap,
     refusalLinger: { ms: config.refusalLingerMs, bytes: config.refusalLingerBytes },
     logger,
