@@ -18,7 +18,7 @@ import { createGateway } from './graphql/yoga.js';
 import { createYogaResponder } from './response-cache/yoga-responder.js';
 import { graphiqlAvailability } from './graphiql/availability.js';
 import { GRAPHIQL_EXAMPLE_QUERY } from './graphiql/graphiql-example.js';
-import { createGraphiqlResponder, type GraphiqlResponder, type GraphiqlResponderOptions } from './graphiql/graphiql-responder.js';
+import { createGraphiqlResponder, type GraphiqlResponder } from './graphiql/graphiql-responder.js';
 import { GraphiqlUnavailableError } from '../errors/http-refusals.js';
 
 /** Largest upstream body read; a full page of 50 results is far below it. */
@@ -56,8 +56,6 @@ export interface RunningGateway {
 export interface GatewayOptions {
   /** Time for the upstream's circuit breaker and token; tests move it on instead of sleeping. */
   clock?: Clock | undefined;
-  /** GraphiQL's bundle and where its compressed copies are kept; tests give small ones. */
-  graphiql?: Pick<GraphiqlResponderOptions, 'bundle' | 'copies'>;
 }
 
 /** The title of GraphiQL's page. */
@@ -113,7 +111,7 @@ export async function startGateway(
   const connectionCap = new ConnectionCap(config.maxConnections, logger);
   const graphiql =
     graphiqlAvailability(config) === 'served'
-      ? createGraphiqlResponder({ page: { title: GRAPHIQL_TITLE, defaultQuery: GRAPHIQL_EXAMPLE_QUERY }, logger, ...options.graphiql })
+      ? createGraphiqlResponder({ page: { title: GRAPHIQL_TITLE, defaultQuery: GRAPHIQL_EXAMPLE_QUERY }, logger })
       : undefined;
   const handleRequest = requestHandlerFor(
     config,
