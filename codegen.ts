@@ -6,7 +6,7 @@ import type { CodegenConfig } from '@graphql-codegen/cli';
  */
 const config: CodegenConfig = {
   schema: 'schema.graphql',
-  documents: ['test/operations/*.graphql', 'src/gateway/graphql/graphiql-example.ts'],
+  documents: ['test/operations/*.graphql', 'src/gateway/graphiql/graphiql-example.ts'],
   generates: {
     'test/generated/': {
       preset: 'client',

@@ -11,6 +11,7 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/graphiql-copies.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

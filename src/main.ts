@@ -2,8 +2,10 @@ import { ConfigError, type GatewayConfig, readConfig } from './gateway/config/ga
 import { describeConfig } from './gateway/config/describe-config.js';
 import type { UpstreamTarget } from './gateway/config/upstream-settings.js';
 import { createLogger, type Logger } from './gateway/logger.js';
-import { startGateway } from './gateway/server.js';
+import { graphiqlAvailability } from './gateway/graphiql/availability.js';
+import { type RunningGateway, startGateway } from './gateway/server.js';
 import type { LookupService } from './lookup-service/index.js';
+import { onStopSignal } from './shared/stop-signals.js';
 
 /**
  * `npm start`: the gateway in front of UPSTREAM_URL, or, when that is unset,
@@ -25,20 +27,35 @@ async function main(): Promise<void> {
     : await startEmbeddedUpstream(logger);
 
   const gateway = await startGateway(config, target, logger);
-  logger.info({ config: describeConfig(config) }, 'Configuration');
-  logger.info({ graphiql: gateway.graphqlUrl }, `Gateway ready: GraphiQL at ${gateway.graphqlUrl}`);
-  // Whoever waits for this line (a person, a supervisor, a test) should not wait for the log buffer to fill.
-  logger.flush();
-
-  const shutdown = async (signal: NodeJS.Signals) => {
+  const stop = async (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'Shutting down');
-    await gateway.close();
-    await lookupService?.close();
+    try {
+      await gateway.close();
+      await lookupService?.close();
+    } catch (error) {
+      logger.error({ err: error }, 'Failed to stop cleanly');
+      process.exit(1);
+    }
     logger.info('Stopped');
     process.exit(0);
   };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
+  // Before the ready line: whoever reads it may signal at once, and a signal before the listener is there kills the process uncleanly.
+  onStopSignal((signal) => void stop(signal));
+  logger.info({ config: describeConfig(config) }, 'Configuration');
+  // The pid: what to signal, and, under `npm start`, not npm's own.
+  logger.info(
+    { pid: process.pid, graphql: gateway.graphqlUrl, graphiql: gateway.graphiqlUrl },
+    `Gateway ready: ${served(config, gateway)}`,
+  );
+  // Whoever waits for this line (a person, a supervisor, a test) should not wait for the log buffer to fill.
+  logger.flush();
+}
+
+/** What the ready line says is served: GraphiQL's address where a browser gets it, else GraphQL's, and why GraphiQL is not there if it is on. */
+function served(config: GatewayConfig, gateway: RunningGateway): string {
+  if (gateway.graphiqlUrl !== undefined) return `GraphiQL at ${gateway.graphiqlUrl}`;
+  const why = graphiqlAvailability(config) === 'trusted-documents-only' ? ' (GraphiQL is off: only trusted documents run here)' : '';
+  return `GraphQL at ${gateway.graphqlUrl}${why}`;
 }
 
 async function startEmbeddedUpstream(logger: Logger): Promise<{ target: UpstreamTarget; lookupService: LookupService }> {

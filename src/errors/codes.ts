@@ -62,8 +62,15 @@ export const ERROR_CODES = {
   },
   NOT_FOUND: {
     statuses: [404],
-    meaning: 'A path other than `/graphql` and `/health`',
+    meaning: "A path other than `/graphql` and `/health`, and, where GraphiQL is served, GraphiQL's files under `/graphiql/`",
     whatToDo: 'Send GraphQL requests to `/graphql`',
+  },
+  GRAPHIQL_UNAVAILABLE: {
+    statuses: [404],
+    meaning:
+      'A browser asked for GraphiQL where only trusted documents run (`ALLOW_ARBITRARY_OPERATIONS=false`, the default with `TRUSTED_DOCUMENTS`): GraphiQL sends whole queries, and none would run',
+    whatToDo:
+      "Send the `documentId` of a trusted document from a client built with the manifest; or ask the gateway's operators for a gateway that allows arbitrary operations",
   },
   TOO_MANY_CONNECTIONS: {
     statuses: [503],
@@ -79,7 +86,7 @@ export const ERROR_CODES = {
   BAD_REQUEST: {
     statuses: [400, 405, 413, 431],
     meaning:
-      'Not a request the gateway can run, as the message says: not HTTP/1.1 Node can parse, headers too large (431), a body that is not JSON or not an object, a parameter of the wrong type, no `query` or `documentId`, no operation to pick, a mutation or subscription, a method other than GET and POST or a mutation over GET (405), a batch with batching off or over `BATCHING_LIMIT` (413)',
+      'Not a request the gateway can run, as the message says: not HTTP/1.1 Node can parse, headers too large (431), a body that is not JSON or not an object, a parameter of the wrong type, no `query` or `documentId`, no operation to pick, a mutation or subscription, a method other than GET and POST (GET and HEAD under `/graphiql/`) or a mutation over GET (405), a batch with batching off or over `BATCHING_LIMIT` (413)',
     whatToDo: 'Fix what the message names; the same request gets the same answer',
   },
   INTERNAL_SERVER_ERROR: {

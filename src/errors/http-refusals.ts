@@ -11,6 +11,26 @@ export class NotFoundError extends Refusal {
   }
 }
 
+/** GraphiQL asked for where only trusted documents run: it sends whole queries, and none would run. */
+export class GraphiqlUnavailableError extends Refusal {
+  readonly code = 'GRAPHIQL_UNAVAILABLE';
+
+  constructor() {
+    super(
+      'GraphiQL is off here: this gateway runs only trusted documents (ALLOW_ARBITRARY_OPERATIONS=false), and GraphiQL sends whole queries; send the documentId of a trusted document from a client built with the manifest',
+    );
+  }
+}
+
+/** A method other than GET or HEAD on a static file. */
+export class MethodNotAllowedError extends Refusal {
+  readonly code = 'BAD_REQUEST';
+
+  constructor(method: string, allowed: readonly string[]) {
+    super(`${method} is not allowed here; use ${allowed.join(' or ')}`, { status: 405, headers: { allow: allowed.join(', ') } });
+  }
+}
+
 /** A browser request that looks forged from another site; `reason` says why and what would be accepted. */
 export class CrossSiteRequestRefusedError extends Refusal {
   readonly code = 'CROSS_SITE_REQUEST_REFUSED';

@@ -14,11 +14,15 @@ import { GRAPHQL_PATH } from './paths.js';
 import { answerClientError } from './http/rejection.js';
 import { applySocketTimeouts } from './http/socket-timeouts.js';
 import { trackUnservedConnections } from './http/unserved-connections.js';
-import { createRequestHandler, type RequestHandler, type RequestHandlerOptions } from './http/request-handler.js';
+import { createRequestHandler, type GraphiqlRoutes, type RequestHandler, type RequestHandlerOptions } from './http/request-handler.js';
 import { ResponseCache, RESPONSE_CACHE_SHARE } from './response-cache/response-cache.js';
 import { DOCUMENT_CACHE_SHARE, DocumentCache } from './graphql/document-cache.js';
 import { createGateway } from './graphql/yoga.js';
 import { createYogaResponder } from './response-cache/yoga-responder.js';
+import { graphiqlAvailability } from './graphiql/availability.js';
+import { GRAPHIQL_EXAMPLE_QUERY } from './graphiql/graphiql-example.js';
+import { createGraphiqlResponder, type GraphiqlResponder } from './graphiql/graphiql-responder.js';
+import { GraphiqlUnavailableError } from '../errors/http-refusals.js';
 
 /**
  * Largest upstream body read; a larger one is UPSTREAM_BAD_RESPONSE. A full
@@ -51,6 +55,8 @@ export interface RunningGateway {
   /** Base URL, e.g. `http://127.0.0.1:4000`. */
   url: string;
   graphqlUrl: string;
+  /** Where GraphiQL opens; undefined where it is not served. */
+  graphiqlUrl: string | undefined;
   /** Bytes the caches hold now: upstream windows, serialized answers and parsed documents together, within CACHE_MAX_BYTES. */
   readonly cacheBytes: number;
   close(): Promise<void>;
@@ -60,6 +66,9 @@ export interface GatewayOptions {
   /** Time for the upstream's circuit breaker and token; tests move it on instead of sleeping. */
   clock?: Clock | undefined;
 }
+
+/** The title of GraphiQL's page. */
+export const GRAPHIQL_TITLE = 'Company search';
 
 /** Builds the upstream client and the gateway for `target`, and listens on the configured address. */
 export async function startGateway(
@@ -119,8 +128,16 @@ export async function startGateway(
     },
     logger,
   );
-  const handleRequest = requestHandlerFor(config, createYogaResponder(gateway, responseCache), logger, (socket) =>
-    connectionCap.refusalFor(socket),
+  const graphiql =
+    graphiqlAvailability(config) === 'served'
+      ? createGraphiqlResponder({ page: { title: GRAPHIQL_TITLE, defaultQuery: GRAPHIQL_EXAMPLE_QUERY }, logger })
+      : undefined;
+  const handleRequest = requestHandlerFor(
+    config,
+    createYogaResponder(gateway, responseCache),
+    graphiqlRoutesFor(config, graphiql),
+    logger,
+    (socket) => connectionCap.refusalFor(socket),
   );
 
   const accessLogger = accessLoggerOf(logger);
@@ -178,6 +195,7 @@ export async function startGateway(
   return {
     url,
     graphqlUrl: `${url}${GRAPHQL_PATH}`,
+    graphiqlUrl: graphiql === undefined ? undefined : `${url}${GRAPHQL_PATH}`,
     get cacheBytes() {
       return upstream.cacheBytes + (responseCache?.bytes ?? 0) + documents.bytes;
     },
@@ -195,10 +213,19 @@ export async function startGateway(
   };
 }
 
+/** GraphiQL's routes as the settings decide: served, refused where it could run nothing, or absent. */
+function graphiqlRoutesFor(config: Omit<GatewayConfig, 'upstream'>, graphiql: GraphiqlResponder | undefined): GraphiqlRoutes | undefined {
+  if (graphiql !== undefined) return { served: true, page: graphiql.page, file: graphiql.file };
+  return graphiqlAvailability(config) === 'trusted-documents-only'
+    ? { served: false, refusal: () => new GraphiqlUnavailableError() }
+    : undefined;
+}
+
 /** The checks as the settings configure them, in front of `next`. */
 function requestHandlerFor(
   config: Omit<GatewayConfig, 'upstream'>,
   next: RequestHandlerOptions['next'],
+  graphiql: GraphiqlRoutes | undefined,
   logger: Logger,
   connectionOverCap: RequestHandlerOptions['connectionOverCap'],
 ): RequestHandler {
@@ -213,7 +240,7 @@ function requestHandlerFor(
     maxBodyBytes: config.maxBodyBytes,
     batchingLimit: config.batchingLimit,
     trustedProxyCount: config.trustedProxyCount,
-    graphiql: config.graphiql,
+    graphiql,
     connectionOverCap,
     refusalLinger: { ms: config.refusalLingerMs, bytes: config.refusalLingerBytes },
     logger,

@@ -1,6 +1,7 @@
 import { defaultDataSet } from './default-data-set.js';
 import { DEFAULT_HOST } from './options.js';
 import { startLookupService } from './server.js';
+import { onStopSignal } from '../shared/stop-signals.js';
 
 const DEFAULT_PORT = 4010;
 
@@ -47,6 +48,17 @@ async function main(): Promise<void> {
   const companies = defaultDataSet();
   const service = await startLookupService({ ...configuration, companies });
   const startupMs = Math.round(performance.now() - startedAt);
+  // Before the ready lines: whoever reads them may signal at once, and a signal before the listener is there kills the process uncleanly.
+  onStopSignal((signal) => {
+    process.stdout.write(`${signal} received, closing\n`);
+    service.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`Failed to close: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  });
   const count = (jurisdiction: string) => companies.filter((company) => company.jurisdiction === jurisdiction).length;
 
   process.stdout.write(
@@ -58,19 +70,6 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
-
-  const shutdown = (signal: NodeJS.Signals) => {
-    process.stdout.write(`${signal} received, closing\n`);
-    service.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        process.stderr.write(`Failed to close: ${error instanceof Error ? error.message : String(error)}\n`);
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
 }
 
 main().catch((error: unknown) => {

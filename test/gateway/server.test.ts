@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GRAPHIQL_EXAMPLE_QUERY } from '../../src/gateway/graphql/graphiql-example.js';
+import { GRAPHIQL_EXAMPLE_QUERY } from '../../src/gateway/graphiql/graphiql-example.js';
 import { SearchIndex, defaultDataSet, type CompanyResult } from '../../src/lookup-service/index.js';
 import { SearchCompaniesExampleDocument, type SearchCompaniesExampleQuery } from '../generated/graphql.js';
 import { expectedCompany } from '../support/expected.js';
@@ -19,6 +19,7 @@ const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url
 /** Loaded with --import, it writes `module <url>` to stderr for every module the process loads. */
 const TRACE_MODULES = fileURLToPath(new URL('../support/trace-modules.mjs', import.meta.url));
 const READY_TIMEOUT_MS = 20_000;
+const MANIFEST = fileURLToPath(new URL('../generated/persisted-documents.json', import.meta.url));
 const EXIT_TIMEOUT_MS = 5_000;
 
 let stack: Stack;
@@ -160,15 +161,15 @@ function kill(launched: Launched | undefined): void {
   }
 }
 
-/** The GraphiQL URL from the gateway's JSON "ready" log line. */
-async function graphiqlUrl(launched: Launched): Promise<string> {
-  const found = new Promise<string>((resolve, reject) => {
+/** The gateway's JSON "ready" log line, once it is written. */
+async function readyLine(launched: Launched): Promise<Record<string, unknown>> {
+  const found = new Promise<Record<string, unknown>>((resolve, reject) => {
     const look = () => {
       for (const line of launched.stdoutLines()) {
         const entry = parseJson(line);
-        if (typeof entry?.graphiql === 'string') {
+        if (typeof entry?.msg === 'string' && entry.msg.startsWith('Gateway ready')) {
           launched.child.stdout!.off('data', look);
-          resolve(entry.graphiql);
+          resolve(entry);
           return;
         }
       }
@@ -179,7 +180,14 @@ async function graphiqlUrl(launched: Launched): Promise<string> {
       reject(new Error(`main.ts exited (${code ?? signal}) before it was ready: ${launched.stderr()}`)),
     );
   });
-  return within(found, READY_TIMEOUT_MS, 'the GraphiQL log line');
+  return within(found, READY_TIMEOUT_MS, 'the ready log line');
+}
+
+/** The GraphiQL URL from the gateway's ready line. */
+async function graphiqlUrl(launched: Launched): Promise<string> {
+  const { graphiql } = await readyLine(launched);
+  if (typeof graphiql !== 'string') throw new Error(`No GraphiQL URL in the ready line: ${JSON.stringify(graphiql)}`);
+  return graphiql;
 }
 
 function parseJson(line: string): Record<string, unknown> | undefined {
@@ -248,6 +256,26 @@ describe('the main entry (src/main.ts)', () => {
       expect(output).not.toMatch(/Bearer\s+[\w.~+/-]{8,}/);
     },
     READY_TIMEOUT_MS + 10_000,
+  );
+
+  it.for([
+    [{ GRAPHIQL: 'false' }, ''],
+    [{ TRUSTED_DOCUMENTS: MANIFEST }, ' (GraphiQL is off: only trusted documents run here)'],
+  ] as const)(
+    'says it serves GraphQL, not GraphiQL, where GraphiQL is not served (%j)',
+    { timeout: READY_TIMEOUT_MS + 5_000 },
+    async ([settings, why]) => {
+      launched = launchMain({ PORT: '0', ...settings });
+      const ready = await readyLine(launched);
+      expect(ready).toEqual(
+        expect.objectContaining({
+          msg: `Gateway ready: GraphQL at ${ready.graphql}${why}`,
+          pid: expect.any(Number),
+          graphql: expect.any(String),
+        }),
+      );
+      expect(ready).not.toHaveProperty('graphiql');
+    },
   );
 
   it(

@@ -21,7 +21,6 @@ import { useUpstreamSearchBudget } from '../limits/use-upstream-search-budget.js
 export interface YogaProtection {
   /** Field suggestions off. */
   production: boolean;
-  graphiql: boolean;
   introspection: boolean;
   maxDocumentLength: number;
   maxDepth: number;

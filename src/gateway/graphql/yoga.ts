@@ -1,4 +1,3 @@
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga } from 'graphql-yoga';
 import { UNEXPECTED_ERROR_MESSAGE } from '../../errors/internal-error.js';
 import type { GatewayContext, SearchLimits } from '../../schema/context.js';
@@ -6,7 +5,6 @@ import { schema } from '../../schema/index.js';
 import { ResponseNotes } from '../../schema/response-notes.js';
 import type { UpstreamClient } from '../../upstream/client.js';
 import { deadlineIn } from '../../upstream/resilience/deadline.js';
-import { GRAPHIQL_EXAMPLE_QUERY } from './graphiql-example.js';
 import type { Logger } from '../logger.js';
 import { GRAPHQL_PATH, HEALTH_PATH } from '../paths.js';
 import { type DocumentCache, NO_PARSE_ERROR_CACHE } from './document-cache.js';
@@ -48,7 +46,8 @@ export function createGateway({ upstream, limits, requestDeadlineMs, logger, pro
     plugins: [useResponseNotes(), useVariableErrorCodes(), ...protectionPlugins(protection), useDocumentCache({ cache: documents })],
     // Bounded by bytes; Yoga's default is 1,024 documents whatever their size. Validation results go with their document.
     parserAndValidationCache: { documentCache: documents, errorCache: NO_PARSE_ERROR_CACHE },
-    graphiql: protection.graphiql && { title: 'Company search', defaultQuery: GRAPHIQL_EXAMPLE_QUERY },
+    // GraphiQL is served in front of Yoga (../graphiql/), compressed and cacheable.
+    graphiql: false,
     // CORS is decided in front of Yoga (http/request-handler.ts), for every answer alike.
     cors: false,
     // No field takes an upload, so multipart requests are not parsed at all.
@@ -57,8 +56,6 @@ export function createGateway({ upstream, limits, requestDeadlineMs, logger, pro
     // The request handler in front reads the body within MAX_BODY_BYTES; a second limit here would only cost time.
     maxRequestBodySize: false,
     extraParamNames: protection.trustedDocuments ? [DOCUMENT_ID_PARAM] : [],
-    // Served from the package itself, not a CDN, so GraphiQL works on closed networks.
-    renderGraphiQL,
     // isDev false: never a stack trace or an original message in an answer, whatever NODE_ENV says; logs have them.
     maskedErrors: { maskError: createErrorMasker(logger), errorMessage: UNEXPECTED_ERROR_MESSAGE, isDev: false },
     logging: {

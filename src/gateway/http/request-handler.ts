@@ -10,13 +10,14 @@ import type { CorsPolicy } from './cors.js';
 import { crossSiteRefusal } from './csrf.js';
 import { type LingerBounds, refuseBeforeBody } from './early-refusal.js';
 import type { Logger } from '../logger.js';
-import { GRAPHQL_PATH, HEALTH_PATH } from '../paths.js';
+import { GRAPHIQL_FILES_PATH, GRAPHQL_PATH, HEALTH_PATH } from '../paths.js';
 import { AuthUnavailableError, RateLimitedError } from '../../errors/access-refusals.js';
 import {
   AcceptTooLongError,
   BatchTooLargeError,
   CorsOriginNotAllowedError,
   CrossSiteRequestRefusedError,
+  MethodNotAllowedError,
   NotAcceptableError,
   NotFoundError,
   PayloadTooLargeError,
@@ -40,14 +41,24 @@ export interface RequestHandlerOptions {
   /** Most operations in one batched request; 0: batching off. */
   batchingLimit: number;
   trustedProxyCount: number;
-  /** Whether GraphiQL is served; its page is static and loads without credentials. */
-  graphiql: boolean;
+  /** Where GRAPHIQL is on: what answers a browser's GET of /graphql, and GraphiQL's files. */
+  graphiql: GraphiqlRoutes | undefined;
   /** The connection limit a request's connection is over, if any. */
   connectionOverCap: (socket: Socket) => ConnectionLimitName | undefined;
   /** What of a request body still coming is read after refusing the request, so the client gets the refusal. */
   refusalLinger: LingerBounds;
   logger: Logger;
 }
+
+/** Static answers, loaded without credentials: the page a browser opens at /graphql, and the files it loads from under /graphiql/. */
+export type GraphiqlRoutes =
+  | {
+      served: true;
+      page: (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+      /** False, with nothing sent, when there is no such file. */
+      file: (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
+    }
+  | { served: false; refusal: () => Refusal };
 
 /** `continueFirst`: the client waits for `100 Continue` before sending its body, which it gets only once every check has passed. */
 export type RequestHandler = (request: IncomingMessage, response: ServerResponse, continueFirst?: boolean) => void;
@@ -92,8 +103,11 @@ async function handle(
     return reject(options, response, new TooManyConnectionsError(overLimit));
   }
   const method = request.method ?? 'GET';
-  const path = (request.url ?? '/').split('?', 1)[0];
+  const path = (request.url ?? '/').split('?', 1)[0]!;
   if (path === HEALTH_PATH) return void options.next(request, response, undefined);
+  if (options.graphiql?.served && path.startsWith(GRAPHIQL_FILES_PATH)) {
+    return serveGraphiqlFile(options, options.graphiql.file, request, response);
+  }
   if (path !== GRAPHQL_PATH) {
     return reject(options, response, new NotFoundError(GRAPHQL_PATH));
   }
@@ -109,7 +123,7 @@ async function handle(
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > options.maxBodyBytes) return reject(options, response, new PayloadTooLargeError(options.maxBodyBytes));
 
-  const graphiqlPage = options.graphiql && method === 'GET' && (request.headers.accept ?? '').includes('text/html');
+  const graphiqlPage = options.graphiql !== undefined && method === 'GET' && (request.headers.accept ?? '').includes('text/html');
   if (!graphiqlPage) {
     const refused = chooseAnswerType(request);
     if (refused) return reject(options, response, refused);
@@ -131,6 +145,10 @@ async function handle(
 
   const limited = rateLimited(options, access.client.key);
   if (limited) return reject(options, response, limited, access.client);
+  if (graphiqlPage) {
+    const graphiql = options.graphiql!;
+    return graphiql.served ? graphiql.page(request, response) : reject(options, response, graphiql.refusal(), access.client);
+  }
 
   let body: Buffer | undefined;
   if (method !== 'GET' && method !== 'HEAD') {
@@ -158,6 +176,21 @@ function chooseAnswerType(request: IncomingMessage): Refusal | undefined {
   if (answerType === undefined) return new NotAcceptableError(accept, ANSWER_MEDIA_TYPES);
   request.headers.accept = answerType;
   return undefined;
+}
+
+/** A file of GraphiQL's: static, public and the same for everyone, so only the address's rate limit applies. */
+async function serveGraphiqlFile(
+  options: RequestHandlerOptions,
+  file: (request: IncomingMessage, response: ServerResponse) => Promise<boolean>,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const method = request.method ?? 'GET';
+  if (method !== 'GET' && method !== 'HEAD') return reject(options, response, new MethodNotAllowedError(method, ['GET', 'HEAD']));
+  const address = networkOf(clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], options.trustedProxyCount));
+  const limited = rateLimited(options, `ip:${address}`);
+  if (limited) return reject(options, response, limited);
+  if (!(await file(request, response))) reject(options, response, new NotFoundError(GRAPHQL_PATH));
 }
 
 function answerOptions(cors: CorsPolicy, request: IncomingMessage, response: ServerResponse): void {
