@@ -106,8 +106,12 @@ async function handle(
   if (!isValidHost(request.headers.host)) return reject(options, response, new InvalidHostError());
   const method = request.method ?? 'GET';
   const path = (request.url ?? '/').split('?', 1)[0]!;
-  // Awaited like every other answer, so that its failure is caught below rather than left to stop the process.
-  if (path === HEALTH_PATH) return void (await options.next(request, response, undefined));
+  if (path === HEALTH_PATH) {
+    // Yoga's health check matches only a URL that ends in /health; a query string (a prober's ?probe=1) means nothing to it.
+    request.url = HEALTH_PATH;
+    // Awaited like every other answer, so that its failure is caught below rather than left to stop the process.
+    return void (await options.next(request, response, undefined));
+  }
   if (options.graphiql?.served && path.startsWith(GRAPHIQL_FILES_PATH)) {
     return serveGraphiqlFile(options, options.graphiql.file, request, response);
   }
