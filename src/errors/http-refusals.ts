@@ -129,6 +129,20 @@ export class HeadersTooLargeError extends Refusal {
   }
 }
 
+/** A Host header that is no host and port (RFC 9112 asks for 400): the URL Yoga builds from it would not parse. */
+export class InvalidHostError extends Refusal {
+  readonly code = 'BAD_REQUEST';
+
+  constructor() {
+    super(
+      'The Host header is not a host name or address with an optional port; send the host you connect to, e.g. Host: gateway.example:4000',
+      {
+        closeConnection: true,
+      },
+    );
+  }
+}
+
 /** Bytes Node's HTTP parser could not read as a request; `parserCode` is its reason, e.g. HPE_INVALID_METHOD. */
 export class MalformedHttpError extends Refusal {
   readonly code = 'BAD_REQUEST';

@@ -82,15 +82,30 @@ export class TrustedDocumentNotFoundError extends RequestError {
   }
 }
 
+/** Longest part of a string value a message quotes. */
+const QUOTED_VALUE_LIMIT = 100;
+
+/** A JSON string literal, as graphql-js quotes a string value in its messages. */
+const QUOTED_STRING = /"(?:[^"\\]|\\.)*"/g;
+
+/** `message` with each quoted string cut to QUOTED_VALUE_LIMIT characters, so that it cannot echo a whole request body back. */
+function withShortQuotes(message: string): string {
+  return message.replace(QUOTED_STRING, (quoted) =>
+    quoted.length - 2 > QUOTED_VALUE_LIMIT ? `${quoted.slice(0, QUOTED_VALUE_LIMIT + 1)}…"` : quoted,
+  );
+}
+
 /**
  * A variable value that cannot be coerced to its type, which graphql-js
  * reports without a code: the same error, coded like any other bad input and
  * naming its variable in `extensions.variable` (without the `$`), as a bad
  * argument names its argument. It keeps the 400 Yoga's executor gave it.
+ * graphql-js quotes the value whole, twice (a 100 KB string made a 200 KB
+ * answer); the message quotes at most QUOTED_VALUE_LIMIT characters of it.
  */
 export class BadVariableValueError extends CodedGraphQLError {
   constructor(error: GraphQLError, variable: string) {
-    super('BAD_USER_INPUT', error.message, {
+    super('BAD_USER_INPUT', withShortQuotes(error.message), {
       nodes: error.nodes,
       source: error.source,
       positions: error.positions,

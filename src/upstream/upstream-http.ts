@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
-import { UpstreamBadResponseError, UpstreamTimeoutError, UpstreamUnavailableError } from '../errors/upstream-errors.js';
+import { UpstreamBadResponseError, type UpstreamError, UpstreamTimeoutError, UpstreamUnavailableError } from '../errors/upstream-errors.js';
 import type { UpstreamLog } from './log.js';
 import { CircuitBreaker } from './resilience/circuit-breaker.js';
 import { ConcurrencyLimit } from './resilience/concurrency-limit.js';
@@ -211,9 +211,18 @@ function exchange(
   });
 }
 
-function describeTransportError(error: unknown, where: string): unknown {
+/**
+ * Every way the exchange can fail is an upstream failure with its code: the
+ * answer that undici cannot read as HTTP (a garbled status line, headers over
+ * its limit, a bad chunk: HPE_* and other undici codes) is one the gateway
+ * cannot read, and was an internal error to clients, with no stale window
+ * served in its place.
+ */
+function describeTransportError(error: unknown, where: string): UpstreamError {
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return error;
+  if (typeof code !== 'string') {
+    return new UpstreamBadResponseError(`Company lookup service call failed on ${where} (${String(error)})`, { cause: error });
+  }
   if (TIMEOUT_CODES.has(code)) {
     return new UpstreamTimeoutError(`Company lookup service timed out on ${where} (${code})`, { cause: error });
   }
@@ -225,5 +234,7 @@ function describeTransportError(error: unknown, where: string): unknown {
   if (error instanceof undiciErrors.ResponseExceededMaxSizeError) {
     return new UpstreamBadResponseError(`Company lookup service sent an oversized body on ${where}`, { cause: error });
   }
-  return error;
+  return new UpstreamBadResponseError(`Company lookup service sent an answer that is not readable HTTP on ${where} (${code})`, {
+    cause: error,
+  });
 }

@@ -28,8 +28,9 @@ export function readWindow(
   { log, redact, pageSize }: WindowReading,
 ): SearchWindow {
   if (response.status === 400) {
-    // The upstream may echo what it was sent; the token and the secret never reach the log.
-    const reason = redact(upstreamMessage(response.body));
+    // The upstream may echo what it was sent; the token and the secret never reach the log. Redacted before it is
+    // shortened: a cut inside a secret would leave its first characters, which no longer match it, in the log.
+    const reason = redact(upstreamMessage(response.body)).slice(0, MAX_UPSTREAM_MESSAGE_LENGTH);
     const error = new UpstreamRejectedQueryError(`Company lookup service rejected the search on ${where} (400)`);
     reportFailure(log, error, 'Company lookup service rejected a search', { reason });
     throw error;
@@ -67,11 +68,11 @@ export function readWindow(
 
 const MAX_UPSTREAM_MESSAGE_LENGTH = 200;
 
-/** The `message` of an upstream error body, shortened, for the log; clients get a fixed message. */
+/** The `message` of an upstream error body, for the log; clients get a fixed message. */
 function upstreamMessage(body: string): string {
   try {
     const { message } = JSON.parse(body) as { message?: unknown };
-    if (typeof message === 'string' && message !== '') return message.slice(0, MAX_UPSTREAM_MESSAGE_LENGTH);
+    if (typeof message === 'string' && message !== '') return message;
   } catch {
     // A non-JSON error body has no reason worth logging.
   }

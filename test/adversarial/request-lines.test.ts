@@ -37,6 +37,16 @@ describe('an absolute-form request line', () => {
   });
 });
 
+describe('/health with a query string', () => {
+  // Found by the adversarial review of issues 12 and 16: Yoga's health check matches only a URL ending in /health,
+  // so a load balancer's /health?probe=1 got Yoga's 404 with an empty body and no code.
+  it('answers 200 as /health does', async () => {
+    for (const target of ['/health?probe=1', '/health?', 'http://gateway/health?x=%zz']) {
+      expect((await exchange(`GET ${target} HTTP/1.1`)).status, target).toBe(200);
+    }
+  });
+});
+
 describe('originForm', () => {
   it('takes path and query from the absolute form as sent, an empty path as /, and leaves other targets alone', () => {
     expect(originForm('http://host:4000/graphql?query=x')).toBe('/graphql?query=x');

@@ -50,4 +50,15 @@ describe('a variable that cannot be coerced', () => {
     expect(status).toBe(400);
     expect(errors.map((error) => error.extensions?.variable)).toEqual(['q', 'size']);
   });
+
+  it('is quoted at most 100 characters long in the message, however long the value sent', async () => {
+    const long = 'x'.repeat(50_000);
+    const { status, errors } = await errorsFor({ q: 'acme', size: long });
+    expect(status).toBe(400);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.message).toBe(
+      `Variable "$size" got invalid value "${'x'.repeat(100)}…"; Int cannot represent non-integer value: "${'x'.repeat(100)}…"`,
+    );
+    expect(errors[0]!.extensions).toEqual({ code: 'BAD_USER_INPUT', variable: 'size' });
+  });
 });

@@ -17,6 +17,7 @@ import {
   BatchTooLargeError,
   CorsOriginNotAllowedError,
   CrossSiteRequestRefusedError,
+  InvalidHostError,
   MethodNotAllowedError,
   NotAcceptableError,
   NotFoundError,
@@ -27,7 +28,7 @@ import {
 import { InternalServerError } from '../../errors/internal-error.js';
 import type { Refusal } from '../../errors/refusal.js';
 import { sendRejection } from './rejection.js';
-import { originForm } from './request-target.js';
+import { isValidHost, originForm } from './request-target.js';
 import { ClientGoneError, readBody } from '../../shared/request-body.js';
 
 export interface RequestHandlerOptions {
@@ -102,9 +103,15 @@ async function handle(
   if (overLimit) {
     return reject(options, response, new TooManyConnectionsError(overLimit));
   }
+  if (!isValidHost(request.headers.host)) return reject(options, response, new InvalidHostError());
   const method = request.method ?? 'GET';
   const path = (request.url ?? '/').split('?', 1)[0]!;
-  if (path === HEALTH_PATH) return void options.next(request, response, undefined);
+  if (path === HEALTH_PATH) {
+    // Yoga's health check matches only a URL that ends in /health; a query string (a prober's ?probe=1) means nothing to it.
+    request.url = HEALTH_PATH;
+    // Awaited like every other answer, so that its failure is caught below rather than left to stop the process.
+    return void (await options.next(request, response, undefined));
+  }
   if (options.graphiql?.served && path.startsWith(GRAPHIQL_FILES_PATH)) {
     return serveGraphiqlFile(options, options.graphiql.file, request, response);
   }

@@ -12,3 +12,17 @@ export function originForm(target: string): string {
   if (rest === undefined) return target;
   return rest.startsWith('/') ? rest : `/${rest}`;
 }
+
+/** RFC 3986's host (a name, IPv4 address or bracketed IPv6 address) and optional port: no user, path, query or fragment. */
+const AUTHORITY = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::\d*)?$/;
+
+/**
+ * Whether the Host header can stand as a URL's authority. Routing ignores it,
+ * but Yoga builds the request's URL from it, and one that does not parse
+ * (`x:99999999`, `a b`) failed there; one with a path or query in it (`a/b`,
+ * `x?y`) would move Yoga's idea of the path away from the one routed here.
+ * An absent Host is valid (HTTP/1.0; Node refuses HTTP/1.1 without one).
+ */
+export function isValidHost(host: string | undefined): boolean {
+  return host === undefined || (AUTHORITY.test(host) && URL.canParse(`http://${host}/`));
+}
