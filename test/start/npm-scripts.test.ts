@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { send } from '../support/http.js';
@@ -71,7 +72,27 @@ async function stop(run: NpmRun, how: 'SIGTERM to npm' | 'Ctrl-C', processes: Pr
   return exit;
 }
 
+/** Modification times of the build's outputs that a compile of any source would rewrite. */
+function buildStamps(): Record<string, number> {
+  const files = ['dist/.tsbuildinfo', 'dist/main.js', 'dist/gateway/server.js'];
+  return Object.fromEntries(files.map((file) => [file, statSync(`${ROOT}${file}`).mtimeMs]));
+}
+
 describe('npm start', () => {
+  it('compiles nothing when dist/ is current: what npm start runs is the gateway, not a build', {
+    timeout: READY_TIMEOUT_MS + EXIT_TIMEOUT_MS,
+  }, async () => {
+    // Brings dist/ up to date first, as `npm ci` leaves it, so that what follows is the start of a built tree.
+    execFileSync('npx', ['tsc', '-b', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'ignore' });
+    const before = buildStamps();
+    const run = runNpm(['start'], { LOG_LEVEL: 'info' });
+    running = run;
+    await outputMatch(run, /"msg":"Gateway ready: /);
+    // A full tsc, or a build at every start, rewrites these; an incremental check of a current tree reads them only.
+    expect(buildStamps()).toEqual(before);
+    await stop(run, 'SIGTERM to npm', descendantsOf(run.npm.pid!));
+  });
+
   it.for(['SIGTERM to npm', 'Ctrl-C'] as const)(
     'stops the gateway cleanly on %s, leaving no process and no open port',
     { timeout: READY_TIMEOUT_MS + EXIT_TIMEOUT_MS },
