@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_OTEL_SERVICE_NAME } from '../../src/gateway/config/defaults.js';
 import { readConfig } from '../../src/gateway/config/gateway-config.js';
+import { startTracing } from '../../src/gateway/observability/tracing.js';
 import { problemsOf } from '../support/config-problems.js';
 
 const ENDPOINT = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' };
 
 describe('tracing settings', () => {
-  it('leave tracing off when no OTLP endpoint is set', () => {
+  it('leave tracing off when no OTLP endpoint is set', async () => {
     expect(readConfig({}).tracing).toBeUndefined();
     expect(readConfig({ OTEL_SERVICE_NAME: 'gateway', OTEL_TRACES_SAMPLER: 'always_on' }).tracing).toBeUndefined();
+    expect(await startTracing(undefined)).toBeUndefined();
   });
 
   it('turn tracing on with an OTLP endpoint, for all signals or for traces alone', () => {
