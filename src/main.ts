@@ -24,6 +24,7 @@ async function main(): Promise<void> {
   // Before anything else, so that the logger can write the active span's ids on its lines.
   const tracing = await startTracing(config.tracing);
   const logger = createLogger(config.logLevel, undefined, tracing?.logFields);
+  tracing?.reportProblemsTo(logger);
 
   const { target, lookupService } = config.upstream
     ? { target: config.upstream, lookupService: undefined }

@@ -27,8 +27,9 @@ interface OtlpTraces {
   }[];
 }
 
-/** A stand-in OTLP collector: keeps every POST it gets and answers 200, as a collector answers a full success. */
+/** A stand-in OTLP collector: keeps every POST it gets and answers `collectorStatus` (200: a full success). */
 const posted: Posted[] = [];
+let collectorStatus = 200;
 let collector: Server;
 let tracing: Tracing;
 let stack: Stack;
@@ -39,7 +40,7 @@ beforeAll(async () => {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       posted.push({ path: request.url, contentType: request.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') });
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      response.writeHead(collectorStatus, { 'content-type': 'application/json' }).end('{}');
     });
   });
   await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
@@ -89,4 +90,14 @@ it('sends the spans to the OTLP endpoint as JSON, search terms included where OT
   expect(attribute('GET /v1/company/search', 'url.query')).toBe(
     `?${new URLSearchParams({ q: variables.q, jurisdiction: 'GB', pageSize: '50' })}`,
   );
+});
+
+// Last: it stops tracing.
+it('warns, and still stops, when the collector refuses the last spans', async () => {
+  const warnings: string[] = [];
+  tracing.reportProblemsTo({ warn: (_details, message) => warnings.push(message) });
+  collectorStatus = 400;
+  await stack.post({ query: print(DashboardSearchDocument), variables: freshSearch() });
+  await tracing.shutdown();
+  expect(warnings).toEqual([expect.stringMatching(/^Tracing: the last spans could not be exported/)]);
 });

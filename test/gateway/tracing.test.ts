@@ -1,4 +1,4 @@
-import { SpanKind } from '@opentelemetry/api';
+import { propagation, SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { print } from 'graphql';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -95,6 +95,10 @@ describe('traces', () => {
     expect(server.spanContext().traceId).toBe(traceId);
     expect(parentOf(server)).toBe(parentSpanId);
     expect(stack.lookup.counters.traceparents.map(({ traceparent }) => traceparent?.split('-')[1])).toEqual([traceId, traceId]);
+  });
+
+  it("passes on the trace context alone: a client's baggage header never reaches the upstream", () => {
+    expect(propagation.fields()).toEqual(['traceparent', 'tracestate']);
   });
 
   it('records a cached window as fresh, without an upstream call', async () => {

@@ -19,8 +19,14 @@ export interface Tracing {
   logFields(): object;
   /** Exports every span ended so far. */
   forceFlush(): Promise<void>;
-  /** Exports what is left and stops. */
+  /** Exports what is left and stops; a failed export is reported (see reportProblemsTo), not thrown. */
   shutdown(): Promise<void>;
+  /** Where the SDK's warnings and errors go (a collector it cannot reach, spans it drops); unset, nowhere. */
+  reportProblemsTo(log: ProblemLog): void;
+}
+
+export interface ProblemLog {
+  warn(details: Record<string, unknown>, message: string): void;
 }
 
 export interface TracingOptions {

@@ -1,9 +1,9 @@
-import { trace } from '@opentelemetry/api';
+import { type DiagLogger, DiagLogLevel, diag, trace } from '@opentelemetry/api';
 import { UndiciInstrumentation, type UndiciRequest } from '@opentelemetry/instrumentation-undici';
-import { NodeSDK } from '@opentelemetry/sdk-node';
+import { core, NodeSDK } from '@opentelemetry/sdk-node';
 import type { TracingSettings } from '../config/tracing-settings.js';
 import { serverSpans } from './server-spans.js';
-import type { Tracing, TracingOptions } from './tracing-hooks.js';
+import type { ProblemLog, Tracing, TracingOptions } from './tracing-hooks.js';
 import { useOperationSpans } from './use-operation-spans.js';
 
 /** The tracer of the gateway's own spans (server, operation, resolver, cache lookup). */
@@ -22,6 +22,8 @@ export function startSdk(settings: TracingSettings, options: TracingOptions): Tr
   const sdk = new NodeSDK({
     serviceName: settings.serviceName,
     instrumentations: [upstreamCallSpans(settings)],
+    // W3C trace context only: the default also passes on a client's baggage header to the upstream, untouched.
+    textMapPropagator: new core.W3CTraceContextPropagator(),
     // NodeSDK would also export metrics and logs over OTLP by default; the gateway sends traces only.
     metricReaders: [],
     logRecordProcessors: [],
@@ -30,6 +32,7 @@ export function startSdk(settings: TracingSettings, options: TracingOptions): Tr
   sdk.start();
   const tracer = trace.getTracer(TRACER_NAME);
   const provider = trace.getTracerProvider() as { forceFlush?: () => Promise<void> };
+  let stopped: Promise<void> | undefined;
   return {
     traceRequests: serverSpans(tracer),
     plugins: [useOperationSpans({ tracer, recordSearchTerms: settings.recordSearchTerms })],
@@ -45,8 +48,18 @@ export function startSdk(settings: TracingSettings, options: TracingOptions): Tr
       const delegate = (provider as { getDelegate?: () => { forceFlush?: () => Promise<void> } }).getDelegate?.() ?? provider;
       await delegate.forceFlush?.();
     },
-    shutdown: () => sdk.shutdown(),
+    // A collector that refuses the last spans is worth a warning, not a failed stop; a second call waits for the first.
+    shutdown: () => (stopped ??= sdk.shutdown().catch((error: unknown) => diag.error('the last spans could not be exported', error))),
+    reportProblemsTo: (log) => diag.setLogger(diagnosticsTo(log), { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true }),
   };
+}
+
+/** The SDK's warnings and errors (a collector that cannot be reached, spans dropped) as log warnings; its chatter is left out. */
+function diagnosticsTo(log: ProblemLog): DiagLogger {
+  const warn = (message: string, ...details: unknown[]) =>
+    log.warn({ details: details.map((detail) => (detail instanceof Error ? detail.message : detail)) }, `Tracing: ${message}`);
+  const ignore = () => {};
+  return { error: warn, warn, info: ignore, debug: ignore, verbose: ignore };
 }
 
 /**
