@@ -2,6 +2,7 @@ import { propagation, SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { print } from 'graphql';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/gateway/logger.js';
 import { startTracing, type Tracing } from '../../src/gateway/observability/tracing.js';
 import { DashboardSearchDocument } from '../generated/graphql.js';
 import { freshSearch } from '../support/searches.js';
@@ -118,6 +119,17 @@ describe('traces', () => {
     const server = only(await finishedSpans(), 'POST /graphql');
     const requestLine = stack.logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.msg === 'request');
     expect(requestLine).toMatchObject({ trace_id: server.spanContext().traceId, span_id: expect.stringMatching(/^[0-9a-f]{16}$/) });
+  });
+
+  it('writes lines outside any span as before, each with its own fields', () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => lines.push(line) }, tracing.logFields);
+    logger.info({ url: 'http://127.0.0.1:4000' }, 'first');
+    logger.info('second');
+    const [first, second] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(first).toMatchObject({ url: 'http://127.0.0.1:4000', msg: 'first' });
+    expect(second).not.toHaveProperty('url');
+    expect([first, second].filter((line) => 'trace_id' in line!)).toEqual([]);
   });
 
   it('records neither the credentials, nor the token, nor the search terms, in any span', async () => {

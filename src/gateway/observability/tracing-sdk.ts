@@ -15,8 +15,6 @@ export const REDACTED = 'REDACTED';
 /** The upstream's search parameter, which holds what the client searched for. */
 const SEARCH_TERMS_PARAM = 'q';
 
-const NO_LOG_FIELDS = Object.freeze({});
-
 /** Starts the SDK as the OTEL_* variables configure it (exporter, protocol, sampler, resource), for traces only. */
 export function startSdk(settings: TracingSettings, options: TracingOptions): Tracing {
   const sdk = new NodeSDK({
@@ -37,9 +35,10 @@ export function startSdk(settings: TracingSettings, options: TracingOptions): Tr
     traceRequests: serverSpans(tracer),
     plugins: [useOperationSpans({ tracer, recordSearchTerms: settings.recordSearchTerms })],
     tracer,
+    // A new object each time: pino merges the line's own fields into it.
     logFields: () => {
       const span = trace.getActiveSpan();
-      if (span === undefined) return NO_LOG_FIELDS;
+      if (span === undefined) return {};
       const { traceId, spanId } = span.spanContext();
       return { trace_id: traceId, span_id: spanId };
     },
