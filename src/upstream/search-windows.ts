@@ -227,7 +227,8 @@ export class SearchWindows {
       try {
         return await this.#lookUp(request, deadline, span);
       } catch (error) {
-        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof UpstreamError ? error.code : 'UNEXPECTED' });
+        // The upstream error's code, never a message: one may repeat the search terms.
+        span.setStatus({ code: SpanStatusCode.ERROR, ...(error instanceof UpstreamError ? { message: error.code } : {}) });
         throw error;
       } finally {
         span.end();
