@@ -6,6 +6,7 @@ import { graphiqlAvailability } from './gateway/graphiql/availability.js';
 import { type RunningGateway, startGateway } from './gateway/server.js';
 import type { LookupService } from './lookup-service/index.js';
 import { onStopSignal } from './shared/stop-signals.js';
+import { startTracing } from './gateway/observability/tracing.js';
 
 /**
  * `npm start`: the gateway in front of UPSTREAM_URL, or, when that is unset,
@@ -20,18 +21,23 @@ async function main(): Promise<void> {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
-  const logger = createLogger(config.logLevel);
+  // Before anything else, so that the logger can write the active span's ids on its lines.
+  const tracing = await startTracing(config.tracing);
+  const logger = createLogger(config.logLevel, undefined, tracing?.logFields);
+  tracing?.reportProblemsTo(logger);
 
   const { target, lookupService } = config.upstream
     ? { target: config.upstream, lookupService: undefined }
     : await startEmbeddedUpstream(logger);
 
-  const gateway = await startGateway(config, target, logger);
+  const gateway = await startGateway(config, target, logger, { tracing });
   const stop = async (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'Shutting down');
     try {
       await gateway.close();
       await lookupService?.close();
+      // Exports the spans still waiting, the last requests' among them.
+      await tracing?.shutdown();
     } catch (error) {
       logger.error({ err: error }, 'Failed to stop cleanly');
       process.exit(1);

@@ -23,6 +23,7 @@ import { graphiqlAvailability } from './graphiql/availability.js';
 import { GRAPHIQL_EXAMPLE_QUERY } from './graphiql/graphiql-example.js';
 import { createGraphiqlResponder, type GraphiqlResponder } from './graphiql/graphiql-responder.js';
 import { GraphiqlUnavailableError } from '../errors/http-refusals.js';
+import type { Tracing } from './observability/tracing.js';
 
 /**
  * Largest upstream body read; a larger one is UPSTREAM_BAD_RESPONSE. A full
@@ -65,6 +66,8 @@ export interface RunningGateway {
 export interface GatewayOptions {
   /** Time for the upstream's circuit breaker and token; tests move it on instead of sleeping. */
   clock?: Clock | undefined;
+  /** Where tracing is on: the hooks that make the gateway's spans. */
+  tracing?: Tracing | undefined;
 }
 
 /** The title of GraphiQL's page. */
@@ -111,6 +114,7 @@ export async function startGateway(
     },
     log: logger,
     clock: options.clock,
+    tracer: options.tracing?.tracer,
   });
   const gateway = createGateway({
     upstream,
@@ -119,6 +123,7 @@ export async function startGateway(
     logger,
     protection: config,
     documents,
+    tracingPlugins: options.tracing?.plugins,
   });
   const connectionCap = new ConnectionCap(
     {
@@ -160,6 +165,7 @@ export async function startGateway(
     });
     handleRequest(request, response, continueFirst);
   };
+  const served = options.tracing ? options.tracing.traceRequests(serve) : serve;
   // Slow clients only hold sockets: headers not in by HEADERS_TIMEOUT_MS, or the whole request by REQUEST_TIMEOUT_MS, get 408 and a close.
   const server = createServer(
     {
@@ -168,10 +174,10 @@ export async function startGateway(
       connectionsCheckingInterval: connectionsCheckingIntervalFor(config.headersTimeoutMs),
       keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     },
-    serve,
+    served,
   );
   // Without this listener Node sends `100 Continue` before any check has run.
-  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => serve(request, response, true));
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => served(request, response, true));
   connectionCap.attach(server);
   applySocketTimeouts(server, { idleMs: config.idleSocketTimeoutMs, answerWriteMs: config.responseWriteTimeoutMs }, logger);
   const closeUnserved = trackUnservedConnections(server);

@@ -13,6 +13,11 @@ export interface LookupServiceCounters {
    * oldest first, exactly as sent, e.g. "q=acme&jurisdiction=GB&pageSize=10&page=2".
    */
   readonly searchQueries: readonly string[];
+  /**
+   * The `traceparent` header of the most recent requests to either endpoint
+   * (at most 1000), oldest first, undefined where a request had none.
+   */
+  readonly traceparents: readonly { path: string; traceparent: string | undefined }[];
   /** Search requests received and not yet answered (or dropped) right now. */
   readonly searchesInFlight: number;
   /** The most search requests that were in flight at once since the last reset. */
@@ -26,6 +31,7 @@ export class Counters implements LookupServiceCounters {
   searchRequests = 0;
   searchesAnswered = 0;
   readonly searchQueries: string[] = [];
+  readonly traceparents: { path: string; traceparent: string | undefined }[] = [];
   searchesInFlight = 0;
   maxSearchesInFlight = 0;
 
@@ -33,6 +39,11 @@ export class Counters implements LookupServiceCounters {
     this.searchRequests += 1;
     this.searchQueries.push(rawQuery);
     if (this.searchQueries.length > SEARCH_QUERY_LOG_SIZE) this.searchQueries.shift();
+  }
+
+  recordTraceparent(path: string, traceparent: string | undefined): void {
+    this.traceparents.push({ path, traceparent });
+    if (this.traceparents.length > SEARCH_QUERY_LOG_SIZE) this.traceparents.shift();
   }
 
   /** Counts a search from its arrival until `settled` (its response closing, however it ends). */
@@ -48,6 +59,7 @@ export class Counters implements LookupServiceCounters {
     this.searchRequests = 0;
     this.searchesAnswered = 0;
     this.searchQueries.length = 0;
+    this.traceparents.length = 0;
     this.maxSearchesInFlight = this.searchesInFlight;
   }
 }

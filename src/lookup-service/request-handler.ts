@@ -31,6 +31,8 @@ async function route(context: ServiceContext, req: IncomingMessage, res: ServerR
     sendError(res, 405, `Method ${req.method ?? ''} is not allowed on ${url.pathname}; use ${target.method}`, { allow: target.method });
     return;
   }
+  const { traceparent } = req.headers;
+  context.counters.recordTraceparent(url.pathname, typeof traceparent === 'string' ? traceparent : undefined);
   await target.handle(context, req, res, url);
 }
 

@@ -7,6 +7,7 @@ import { builder } from './builder.js';
 import { CompanyRef } from './company.js';
 import { decodeCursor, encodeCursor, searchFingerprint } from './cursor.js';
 import { InvalidUpstreamFieldError } from '../errors/field-errors.js';
+import { traced } from './traced-resolver.js';
 import { checkQueryLength, resolvePageSize, searchArgs } from './search-arguments.js';
 import { staleDataWarning } from '../errors/warnings.js';
 
@@ -57,7 +58,7 @@ builder.queryField('searchCompanies', (t) =>
     description:
       'Searches the companies of one jurisdiction by name or number: an exact number match first, then by relevance of the name. Identical searches are answered from a shared cache.',
     args: searchArgs,
-    resolve: async (_root, args, context, info) => {
+    resolve: traced(async (_root, args, context, info) => {
       const { limit, fromEnd } = resolvePageSize(args, info);
       const query = normalizeSearchQuery(args.q, args.jurisdiction);
       checkQueryLength(query.q, context.limits.maxQueryLength, 'q');
@@ -105,6 +106,6 @@ builder.queryField('searchCompanies', (t) =>
         page,
       };
       return connection;
-    },
+    }),
   }),
 );

@@ -1,9 +1,12 @@
+import type { Tracer } from '@opentelemetry/api';
 import type { Deadline } from './resilience/deadline.js';
 import { SearchCall, type SearchCallOptions } from './search-call.js';
 import { type CompanyLookup, type SearchCacheOptions, type SearchPage, type SearchPageRequest, SearchWindows } from './search-windows.js';
 
 export interface UpstreamClientOptions extends SearchCallOptions {
   cache: SearchCacheOptions;
+  /** Where tracing is on: the tracer of the cache lookup spans. */
+  tracer?: Tracer | undefined;
 }
 
 /**
@@ -21,6 +24,7 @@ export class UpstreamClient {
       cache: options.cache,
       pageParam: options.pageParam,
       log: options.log,
+      tracer: options.tracer,
       fetchWindow: (request) => this.#call.fetchWindow(request),
     });
   }

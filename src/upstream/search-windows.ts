@@ -1,3 +1,4 @@
+import { type Span, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { LRUCache } from 'lru-cache';
 import type { Company } from './company.js';
 import { UpstreamError, type UpstreamErrorCode, UpstreamRejectedQueryError } from '../errors/upstream-errors.js';
@@ -23,6 +24,8 @@ export interface SearchWindowsOptions {
   /** Whether the upstream pages: without a page parameter, only the first window of each search can be paged through. */
   pageParam: string | undefined;
   log: UpstreamLog;
+  /** Where tracing is on: each lookup of a window gets a span, the parent of the upstream calls it makes. */
+  tracer?: Tracer | undefined;
   /** Fetches one window from the upstream; one call at a time per window, shared by all who wait for it. */
   fetchWindow: (request: WindowRequest) => Promise<SearchWindow>;
 }
@@ -216,16 +219,39 @@ export class SearchWindows {
    * for a fresh one, and gets the old one back (stale-if-error) when the
    * upstream fails, times out or is held back by the circuit breaker.
    */
-  async #window(request: WindowRequest, deadline: Deadline): Promise<WindowRead> {
+  #window(request: WindowRequest, deadline: Deadline): Promise<WindowRead> {
+    const { tracer } = this.#options;
+    if (tracer === undefined) return this.#lookUp(request, deadline, undefined);
+    // The window's index, never its key: the key holds the search terms.
+    return tracer.startActiveSpan('search cache lookup', { attributes: { 'cache.window': request.index } }, async (span) => {
+      try {
+        return await this.#lookUp(request, deadline, span);
+      } catch (error) {
+        // The upstream error's code, never a message: one may repeat the search terms.
+        span.setStatus({ code: SpanStatusCode.ERROR, ...(error instanceof UpstreamError ? { message: error.code } : {}) });
+        throw error;
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  /** The window as #window describes it; `span`, where tracing is on, records how the cache answered. */
+  async #lookUp(request: WindowRequest, deadline: Deadline, span: Span | undefined): Promise<WindowRead> {
     const key = windowKey(request.query, request.index);
     const { ttlMs, staleWhileRevalidateMs } = this.#options.cache;
     const cached = this.#windows.get(key);
     const ageMs = cached ? Date.now() - cached.fetchedAt : Number.POSITIVE_INFINITY;
-    if (cached && ageMs <= ttlMs) return { window: cached };
+    if (cached && ageMs <= ttlMs) {
+      span?.setAttribute('cache.result', 'fresh');
+      return { window: cached };
+    }
     if (cached && ageMs <= ttlMs + staleWhileRevalidateMs) {
+      span?.setAttribute('cache.result', 'stale-while-revalidate');
       void this.#windows.fetch(key, { context: request, forceRefresh: true, allowStale: true });
       return { window: cached };
     }
+    span?.setAttribute('cache.result', 'miss');
     try {
       const window = await waitWithin(
         () => this.#windows.fetch(key, { context: request, forceRefresh: true }),
@@ -239,6 +265,7 @@ export class SearchWindows {
       if (cached === undefined || !(error instanceof UpstreamError) || error instanceof UpstreamRejectedQueryError) throw error;
       // Each failed call is logged where it fails; one line per stale answer would flood an outage's logs.
       this.#options.log.debug({ code: error.code, ageMs }, 'Upstream failed; serving a stale search window');
+      span?.setAttributes({ 'cache.result': 'stale-if-error', 'error.type': error.code });
       return { window: cached, failure: error };
     }
   }

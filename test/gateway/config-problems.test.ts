@@ -14,7 +14,7 @@ interface BadValue {
 }
 
 /** Settings whose value is free text: nothing they are set to is refused. */
-const FREE_TEXT = new Set(['UPSTREAM_CLIENT_ID', 'UPSTREAM_CLIENT_SECRET', 'JWT_ISSUER', 'JWT_AUDIENCE']);
+const FREE_TEXT = new Set(['UPSTREAM_CLIENT_ID', 'UPSTREAM_CLIENT_SECRET', 'JWT_ISSUER', 'JWT_AUDIENCE', 'OTEL_SERVICE_NAME']);
 
 const NUMBER: BadValue = { value: 'soon' };
 
@@ -77,6 +77,15 @@ const BAD_VALUES: Record<string, BadValue> = {
   RATE_LIMIT_MAX_CLIENTS: NUMBER,
   TRUSTED_PROXY_COUNT: NUMBER,
   LOG_LEVEL: { value: 'loud' },
+  OTEL_SDK_DISABLED: { value: 'yes' },
+  OTEL_TRACES_EXPORTER: { value: 'jaeger' },
+  OTEL_EXPORTER_OTLP_ENDPOINT: { value: 'localhost:4318' },
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: { value: 'collector/v1/traces' },
+  OTEL_EXPORTER_OTLP_PROTOCOL: { value: 'http' },
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: { value: 'http' },
+  OTEL_TRACES_SAMPLER: { value: 'sometimes' },
+  OTEL_TRACES_SAMPLER_ARG: { value: '2', with: { OTEL_TRACES_SAMPLER: 'traceidratio' } },
+  OTEL_RECORD_SEARCH_TERMS: { value: 'yes' },
 };
 
 /** Whether the setting is one way of deciding who may call the gateway, which production requires. */

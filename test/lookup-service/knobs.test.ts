@@ -301,31 +301,51 @@ describe('quota', () => {
 });
 
 describe('counters', () => {
-  it('count requests and answers and log the raw query strings', async () => {
+  it('count requests and answers and log the raw query strings and traceparent headers', async () => {
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
     await tokenRequest(service, { client_secret: 'wrong' });
     await tokenRequest(service);
     await send(`${service.url}/v1/company/search?q=acme%20widgets&jurisdiction=gb&pageSize=10&page=2`, {
       headers: { authorization: `Bearer ${token}` },
     });
-    await send(`${service.url}/v1/company/search?q=&jurisdiction=GB&pageSize=10`, { headers: { authorization: `Bearer ${token}` } });
+    await send(`${service.url}/v1/company/search?q=&jurisdiction=GB&pageSize=10`, {
+      headers: { authorization: `Bearer ${token}`, traceparent },
+    });
     await send(`${service.url}/v1/company/search`);
     await send(`${service.url}/nowhere`);
-    expect({ ...service.counters, searchQueries: [...service.counters.searchQueries] }).toEqual({
+    const noTrace = (path: string) => ({ path, traceparent: undefined });
+    expect({
+      ...service.counters,
+      searchQueries: [...service.counters.searchQueries],
+      traceparents: [...service.counters.traceparents],
+    }).toEqual({
       tokenRequests: 2,
       tokensIssued: 1,
       searchRequests: 3,
       searchesAnswered: 1,
       searchQueries: ['q=acme%20widgets&jurisdiction=gb&pageSize=10&page=2', 'q=&jurisdiction=GB&pageSize=10', ''],
+      traceparents: [
+        noTrace('/v1/oauth/token'),
+        noTrace('/v1/oauth/token'),
+        noTrace('/v1/company/search'),
+        { path: '/v1/company/search', traceparent },
+        noTrace('/v1/company/search'),
+      ],
       searchesInFlight: 0,
       maxSearchesInFlight: 1,
     });
     service.counters.reset();
-    expect({ ...service.counters, searchQueries: [...service.counters.searchQueries] }).toEqual({
+    expect({
+      ...service.counters,
+      searchQueries: [...service.counters.searchQueries],
+      traceparents: [...service.counters.traceparents],
+    }).toEqual({
       tokenRequests: 0,
       tokensIssued: 0,
       searchRequests: 0,
       searchesAnswered: 0,
       searchQueries: [],
+      traceparents: [],
       searchesInFlight: 0,
       maxSearchesInFlight: 0,
     });

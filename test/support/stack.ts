@@ -3,6 +3,7 @@ import { print } from 'graphql';
 import { readConfig, type GatewayConfig } from '../../src/gateway/config/gateway-config.js';
 import { createLogger } from '../../src/gateway/logger.js';
 import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
+import type { Tracing } from '../../src/gateway/observability/tracing.js';
 import type { Clock } from '../../src/upstream/resilience/clock.js';
 import { startLookupService, type LookupService, type LookupServiceOptions } from '../../src/lookup-service/index.js';
 import { send, type HttpAnswer } from './http.js';
@@ -35,6 +36,8 @@ export interface StackOptions {
   clock?: Clock;
   /** Where the gateway's upstream is instead of the lookup service, e.g. a port nothing listens on. */
   upstreamUrl?: string;
+  /** Tracing's hooks (see startTracing), for the gateway and its logger. */
+  tracing?: Tracing;
 }
 
 /** The embedded lookup service and a gateway in front of it, both on loopback ports of their own. */
@@ -45,8 +48,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const gateway = await startGateway(
     config,
     { url: new URL(options.upstreamUrl ?? lookup.url), ...lookup.credentials },
-    createLogger(config.logLevel, { write: (line: string) => logs.push(line) }),
-    { clock: options.clock },
+    createLogger(config.logLevel, { write: (line: string) => logs.push(line) }, options.tracing?.logFields),
+    { clock: options.clock, tracing: options.tracing },
   );
 
   const post = (body: unknown, headers: Record<string, string> = {}) =>

@@ -63,3 +63,16 @@ export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 export const DEFAULT_RATE_LIMIT_BURST = 100;
 export const DEFAULT_RATE_LIMIT_MAX_CLIENTS = 10_000;
 export const DEFAULT_TRUSTED_PROXY_COUNT = 0;
+export const DEFAULT_OTEL_SERVICE_NAME = 'company-search-gateway';
+export const OTEL_TRACES_SAMPLERS = [
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+  'always_on',
+  'always_off',
+  'traceidratio',
+] as const;
+export const DEFAULT_OTEL_TRACES_SAMPLER: (typeof OTEL_TRACES_SAMPLERS)[number] = 'parentbased_always_on';
+export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json', 'grpc'] as const;
+export const DEFAULT_OTLP_PROTOCOL: (typeof OTLP_PROTOCOLS)[number] = 'http/protobuf';
+export const DEFAULT_OTEL_RECORD_SEARCH_TERMS = false;

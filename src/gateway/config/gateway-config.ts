@@ -7,6 +7,7 @@ import { type GraphqlSettings, readGraphqlSettings } from './graphql-settings.js
 import type { LogLevel } from '../logger.js';
 import { type RateLimitSettings, type RequestLimitSettings, readRateLimits, readRequestLimits } from './limits-settings.js';
 import { readLogLevel, readServerSettings, type ServerSettings } from './server-settings.js';
+import { readTracingSettings, type TracingSettings } from './tracing-settings.js';
 import { readUpstreamSettings, type UpstreamSettings } from './upstream-settings.js';
 
 /**
@@ -25,6 +26,8 @@ export interface GatewayConfig
     CorsSettings,
     RateLimitSettings {
   logLevel: LogLevel;
+  /** Unset: tracing is off (no OTLP endpoint, or OTEL_SDK_DISABLED). */
+  tracing: TracingSettings | undefined;
   /** NODE_ENV=production: masked errors without stack traces, no field suggestions, GraphiQL and introspection off unless set. */
   production: boolean;
 }
@@ -56,6 +59,7 @@ export function readConfig(env: Env = process.env): GatewayConfig {
     ...readCorsSettings(reader),
     ...readRateLimits(reader),
     logLevel: readLogLevel(reader),
+    ...readTracingSettings(reader),
   };
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   return config;

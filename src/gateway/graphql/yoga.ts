@@ -1,4 +1,4 @@
-import { createYoga } from 'graphql-yoga';
+import { createYoga, type Plugin } from 'graphql-yoga';
 import { UNEXPECTED_ERROR_MESSAGE } from '../../errors/internal-error.js';
 import type { GatewayContext, SearchLimits } from '../../schema/context.js';
 import { schema } from '../../schema/index.js';
@@ -25,12 +25,14 @@ export interface GatewayOptions {
   protection: YogaProtection;
   /** Parsed documents kept for reuse, within their share of CACHE_MAX_BYTES. */
   documents: DocumentCache;
+  /** Where tracing is on, the plugins that make the operation and resolver spans. */
+  tracingPlugins?: Plugin<GatewayContext>[] | undefined;
 }
 
 export type Gateway = ReturnType<typeof createGateway>;
 
 /** The GraphQL gateway as a request handler; `../server.ts` puts it on a port. */
-export function createGateway({ upstream, limits, requestDeadlineMs, logger, protection, documents }: GatewayOptions) {
+export function createGateway({ upstream, limits, requestDeadlineMs, logger, protection, documents, tracingPlugins = [] }: GatewayOptions) {
   return createYoga<GatewayServerContext, GatewayContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -43,7 +45,13 @@ export function createGateway({ upstream, limits, requestDeadlineMs, logger, pro
       deadline: deadlineIn(requestDeadlineMs, request.signal),
       notes: new ResponseNotes(),
     }),
-    plugins: [useResponseNotes(), useVariableErrorCodes(), ...protectionPlugins(protection), useDocumentCache({ cache: documents })],
+    plugins: [
+      ...tracingPlugins,
+      useResponseNotes(),
+      useVariableErrorCodes(),
+      ...protectionPlugins(protection),
+      useDocumentCache({ cache: documents }),
+    ],
     // Bounded by bytes; Yoga's default is 1,024 documents whatever their size. Validation results go with their document.
     parserAndValidationCache: { documentCache: documents, errorCache: NO_PARSE_ERROR_CACHE },
     // GraphiQL is served in front of Yoga (../graphiql/), compressed and cacheable.

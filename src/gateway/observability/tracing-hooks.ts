@@ -1,0 +1,35 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Tracer } from '@opentelemetry/api';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace';
+import type { Plugin } from 'graphql-yoga';
+import type { GatewayContext } from '../../schema/context.js';
+
+/** How the gateway serves one request; `continueFirst` as in http/request-handler.ts. */
+export type Serve = (request: IncomingMessage, response: ServerResponse, continueFirst?: boolean) => void;
+
+/** The hooks through which a traced gateway makes its spans; with tracing off there is none, and nothing runs per request. */
+export interface Tracing {
+  /** `serve` with each request in a server span of its own, continuing the request's `traceparent`. */
+  traceRequests(serve: Serve): Serve;
+  /** The GraphQL operation's span and the searchCompanies resolver's. */
+  plugins: Plugin<GatewayContext>[];
+  /** For the upstream client's cache lookup spans; its calls to the upstream are traced through undici's diagnostics channels. */
+  tracer: Tracer;
+  /** A pino mixin: the trace and span ids of the span active when a line is written. */
+  logFields(): object;
+  /** Exports every span ended so far. */
+  forceFlush(): Promise<void>;
+  /** Exports what is left and stops; a failed export is reported (see reportProblemsTo), not thrown. */
+  shutdown(): Promise<void>;
+  /** Where the SDK's warnings and errors go (a collector it cannot reach, spans it drops); unset, nowhere. */
+  reportProblemsTo(log: ProblemLog): void;
+}
+
+export interface ProblemLog {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+export interface TracingOptions {
+  /** Instead of the exporter the OTEL_* variables configure, e.g. a test's in-memory exporter. */
+  spanProcessors?: SpanProcessor[] | undefined;
+}
