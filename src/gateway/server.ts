@@ -23,6 +23,7 @@ import { graphiqlAvailability } from './graphiql/availability.js';
 import { GRAPHIQL_EXAMPLE_QUERY } from './graphiql/graphiql-example.js';
 import { createGraphiqlResponder, type GraphiqlResponder } from './graphiql/graphiql-responder.js';
 import { GraphiqlUnavailableError } from '../errors/http-refusals.js';
+import { openSharedStore } from './shared-store.js';
 
 /**
  * Largest upstream body read; a larger one is UPSTREAM_BAD_RESPONSE. A full
@@ -81,7 +82,9 @@ export async function startGateway(
   const responseCache = answerBytes > 0 ? new ResponseCache({ maxBytes: answerBytes, maxTtlMs: config.cacheTtlMs }) : undefined;
   const documentBytes = Math.floor(config.cacheMaxBytes * DOCUMENT_CACHE_SHARE);
   const documents = new DocumentCache(documentBytes);
+  const shared = await openSharedStore(config, logger);
   const upstream = new UpstreamClient({
+    shared,
     baseUrl: target.url,
     credentials: { clientId: target.clientId, clientSecret: target.clientSecret },
     pageParam: config.upstreamPageParam,
@@ -209,6 +212,7 @@ export async function startGateway(
       await closed;
       clearTimeout(forced);
       await upstream.close();
+      await shared?.close();
     },
   };
 }

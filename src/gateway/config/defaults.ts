@@ -63,3 +63,6 @@ export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 export const DEFAULT_RATE_LIMIT_BURST = 100;
 export const DEFAULT_RATE_LIMIT_MAX_CLIENTS = 10_000;
 export const DEFAULT_TRUSTED_PROXY_COUNT = 0;
+export const DEFAULT_REDIS_KEY_PREFIX = 'csg:';
+/** A local Redis answers in well under a millisecond (p99 1–4 ms on a busy machine); a hung one must not hold a request longer. */
+export const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 50;

@@ -7,6 +7,7 @@ import { type GraphqlSettings, readGraphqlSettings } from './graphql-settings.js
 import type { LogLevel } from '../logger.js';
 import { type RateLimitSettings, type RequestLimitSettings, readRateLimits, readRequestLimits } from './limits-settings.js';
 import { readLogLevel, readServerSettings, type ServerSettings } from './server-settings.js';
+import { readSharedStateSettings, type SharedStateSettings } from './shared-state-settings.js';
 import { readUpstreamSettings, type UpstreamSettings } from './upstream-settings.js';
 
 /**
@@ -23,7 +24,8 @@ export interface GatewayConfig
     GraphqlSettings,
     RequestLimitSettings,
     CorsSettings,
-    RateLimitSettings {
+    RateLimitSettings,
+    SharedStateSettings {
   logLevel: LogLevel;
   /** NODE_ENV=production: masked errors without stack traces, no field suggestions, GraphiQL and introspection off unless set. */
   production: boolean;
@@ -55,6 +57,7 @@ export function readConfig(env: Env = process.env): GatewayConfig {
     ...readRequestLimits(reader),
     ...readCorsSettings(reader),
     ...readRateLimits(reader),
+    ...readSharedStateSettings(reader),
     logLevel: readLogLevel(reader),
   };
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
