@@ -1,12 +1,9 @@
 import type { Deadline } from './resilience/deadline.js';
-import type { SharedStore } from './shared-store.js';
 import { SearchCall, type SearchCallOptions } from './search-call.js';
 import { type CompanyLookup, type SearchCacheOptions, type SearchPage, type SearchPageRequest, SearchWindows } from './search-windows.js';
 
 export interface UpstreamClientOptions extends SearchCallOptions {
   cache: SearchCacheOptions;
-  /** What the instances of a fleet share (token, windows, back-off); undefined: this instance keeps its own. */
-  shared?: SharedStore | undefined;
 }
 
 /**

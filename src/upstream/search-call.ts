@@ -4,6 +4,7 @@ import { reportFailure, type UpstreamLog } from './log.js';
 import type { Clock } from './resilience/clock.js';
 import { retryDelay, type RetryPolicy } from './resilience/retry-policy.js';
 import type { SearchQuery } from './search-query.js';
+import type { SharedStore } from './shared-store.js';
 import { readWindow, type WindowReading } from './window-reading.js';
 import { type TokenLifetime, TokenManager } from './token-manager.js';
 import type { ClientCredentials } from './token-request.js';
@@ -46,6 +47,8 @@ export interface SearchCallOptions {
   log: UpstreamLog;
   /** Time for the circuit breaker and the token; tests move it on instead of sleeping. */
   clock?: Clock | undefined;
+  /** What the instances of a fleet share; undefined: this instance keeps its own. */
+  shared?: SharedStore | undefined;
 }
 
 /**
@@ -69,6 +72,7 @@ export class SearchCall {
       lifetime: options.tokenLifetime,
       log: options.log,
       clock: options.clock,
+      shared: options.shared,
     });
     this.#reading = { log: options.log, redact: (text) => this.#tokens.redact(text), pageSize: UPSTREAM_MAX_PAGE_SIZE };
   }
