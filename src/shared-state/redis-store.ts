@@ -56,6 +56,8 @@ export class RedisStore implements SharedStore {
   readonly #timeoutMs: number;
   readonly #health: RedisHealth;
   readonly #log: UpstreamLog;
+  /** When Redis last answered anything (performance.now()). */
+  #lastReplyAt = 0;
   /** Reply errors (a missing permission, a script refused) logged once each: one misconfiguration is one line. */
   readonly #reportedReplies = new Set<string>();
 
@@ -160,16 +162,31 @@ export class RedisStore implements SharedStore {
   /** One command under the deadline: any failure, or no answer in time, is FAILED, and a failure of Redis itself marks it down. */
   #call(args: string[], ...expected: string[]): Promise<unknown> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.#health.down(new Error(`Redis gave no answer to ${args[0]} within ${this.#timeoutMs} ms`));
-        resolve(FAILED);
-      }, this.#timeoutMs);
+      let settled = false;
+      const sentAt = performance.now();
+      const timer = setTimeout(
+        // After the event loop's poll phase: on a loop running late the answer may be waiting, unread, on the socket.
+        () =>
+          setImmediate(() => {
+            if (settled) return;
+            settled = true;
+            // Redis answering other calls since is up, and this process is running late: this call alone is a miss.
+            if (this.#lastReplyAt < sentAt) this.#health.down(new Error(`Redis gave no answer to ${args[0]} within ${this.#timeoutMs} ms`));
+            resolve(FAILED);
+          }),
+        this.#timeoutMs,
+      );
       this.#client.sendCommand(args).then(
         (reply) => {
+          this.#lastReplyAt = performance.now();
+          if (settled) return;
+          settled = true;
           clearTimeout(timer);
           resolve(reply);
         },
         (error: unknown) => {
+          if (settled) return;
+          settled = true;
           clearTimeout(timer);
           resolve(this.#failed(error, args[0] ?? '', expected));
         },
@@ -182,6 +199,7 @@ export class RedisStore implements SharedStore {
       this.#health.down(error);
       return FAILED;
     }
+    this.#lastReplyAt = performance.now();
     // Redis answered: it is up, and refused this one command.
     if (expected.some((prefix) => error.message.startsWith(prefix))) return NO_SCRIPT;
     const what = `${command} ${error.message.split(' ')[0]}`;

@@ -21,6 +21,8 @@ export class UpstreamClient {
       cache: options.cache,
       pageParam: options.pageParam,
       log: options.log,
+      shared: options.shared,
+      fetchTimeoutMs: options.callTimeoutMs,
       fetchWindow: (request) => this.#call.fetchWindow(request),
     });
   }

@@ -55,7 +55,15 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
     for (let i = 0; i < (options.instances ?? 3); i++) {
       const lines: string[] = [];
       logs.push(lines);
-      const config = { ...readConfig({}), port: 0, logLevel: 'info' as const, redisUrl: new URL(redis.url), ...options.gateway };
+      const config = {
+        ...readConfig({}),
+        port: 0,
+        logLevel: 'info' as const,
+        redisUrl: new URL(redis.url),
+        // Every test client comes from 127.0.0.1, as from one proxy.
+        maxConnectionsPerAddress: 0,
+        ...options.gateway,
+      };
       gateways.push(
         await startGateway(
           config,
