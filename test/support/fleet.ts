@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { readConfig, type GatewayConfig } from '../../src/gateway/config/gateway-config.js';
 import { createLogger } from '../../src/gateway/logger.js';
 import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
@@ -13,6 +14,8 @@ export interface Fleet {
   gateways: RunningGateway[];
   /** Each gateway's log lines, as written. */
   logs: string[][];
+  /** Resolves once gateway `index` has logged `count` lines (counted from its start) containing `text`. */
+  logged(index: number, text: string, count?: number): Promise<void>;
   /** Posts a GraphQL request to gateway `index` (round-robin past the last). */
   post(index: number, body: unknown, headers?: Record<string, string>): Promise<HttpAnswer>;
   /** The first `pageSize` results of a search, asked of gateway `index`. */
@@ -50,6 +53,8 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
   const redis = await startRedisServer();
   const lookup = await startLookupService(options.lookup);
   const logs: string[][] = [];
+  const lineAdded = new EventEmitter();
+  lineAdded.setMaxListeners(0);
   const gateways: RunningGateway[] = [];
   try {
     for (let i = 0; i < (options.instances ?? 3); i++) {
@@ -68,7 +73,12 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
         await startGateway(
           config,
           { url: new URL(lookup.url), ...lookup.credentials },
-          createLogger(config.logLevel, { write: (line: string) => lines.push(line) }),
+          createLogger(config.logLevel, {
+            write: (line: string) => {
+              lines.push(line);
+              lineAdded.emit('line');
+            },
+          }),
           { clock: options.clock },
         ),
       );
@@ -90,6 +100,18 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
     redis,
     gateways,
     logs,
+    logged(index, text, count = 1) {
+      const enough = () => logs[index]!.filter((line) => line.includes(text)).length >= count;
+      if (enough()) return Promise.resolve();
+      return new Promise((resolve) => {
+        const check = () => {
+          if (!enough()) return;
+          lineAdded.off('line', check);
+          resolve();
+        };
+        lineAdded.on('line', check);
+      });
+    },
     post,
     async search(index, variables, pageSize = 5) {
       const started = performance.now();
