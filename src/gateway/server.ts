@@ -9,6 +9,8 @@ import { ConnectionCap } from './http/connection-cap.js';
 import { isLingering } from './http/early-refusal.js';
 import { createCorsPolicy } from './http/cors.js';
 import { RateLimiter } from './limits/rate-limiter.js';
+import { SharedRateLimiter } from './limits/shared-rate-limiter.js';
+import type { SharedStore } from '../upstream/shared-store.js';
 import { accessLoggerOf, loggedPath, type Logger } from './logger.js';
 import { GRAPHQL_PATH } from './paths.js';
 import { answerClientError } from './http/rejection.js';
@@ -141,6 +143,7 @@ export async function startGateway(
     graphiqlRoutesFor(config, graphiql),
     logger,
     (socket) => connectionCap.refusalFor(socket),
+    shared,
   );
 
   const accessLogger = accessLoggerOf(logger);
@@ -232,15 +235,18 @@ function requestHandlerFor(
   graphiql: GraphiqlRoutes | undefined,
   logger: Logger,
   connectionOverCap: RequestHandlerOptions['connectionOverCap'],
+  shared: SharedStore | undefined,
 ): RequestHandler {
+  const local =
+    config.rateLimitPerMinute > 0
+      ? new RateLimiter({ perMinute: config.rateLimitPerMinute, burst: config.rateLimitBurst, maxClients: config.rateLimitMaxClients })
+      : undefined;
   return createRequestHandler({
     next,
     cors: createCorsPolicy(config.corsAllowedOrigins),
     checkAccess: createAccessPolicy({ apiKeys: config.apiKeys, jwt: config.jwt, allowAnonymous: config.allowAnonymous }),
-    rateLimiter:
-      config.rateLimitPerMinute > 0
-        ? new RateLimiter({ perMinute: config.rateLimitPerMinute, burst: config.rateLimitBurst, maxClients: config.rateLimitMaxClients })
-        : undefined,
+    // In a fleet, one bucket per client for all instances; this instance's buckets stand in while the store is away.
+    rateLimiter: local && shared ? new SharedRateLimiter(local, shared, config.rateLimitPerMinute) : local,
     maxBodyBytes: config.maxBodyBytes,
     batchingLimit: config.batchingLimit,
     trustedProxyCount: config.trustedProxyCount,
