@@ -33,7 +33,7 @@ export interface SearchCallOptions {
    * window of each search can be asked for.
    */
   pageParam: string | undefined;
-  http: Omit<UpstreamHttpOptions, 'baseUrl' | 'log' | 'clock'>;
+  http: Omit<UpstreamHttpOptions, 'baseUrl' | 'log' | 'clock' | 'shared'>;
   retry: RetryPolicy;
   /**
    * How long one upstream fetch, shared by every request waiting for it, may
@@ -64,7 +64,13 @@ export class SearchCall {
 
   constructor(options: SearchCallOptions) {
     this.#options = options;
-    this.#http = new UpstreamHttp({ baseUrl: options.baseUrl, ...options.http, log: options.log, clock: options.clock });
+    this.#http = new UpstreamHttp({
+      baseUrl: options.baseUrl,
+      ...options.http,
+      log: options.log,
+      clock: options.clock,
+      shared: options.shared,
+    });
     this.#tokens = new TokenManager(this.#http, {
       credentials: options.credentials,
       callTimeoutMs: options.callTimeoutMs,

@@ -7,6 +7,8 @@ import { ConcurrencyLimit } from './resilience/concurrency-limit.js';
 import { systemClock, type Clock } from './resilience/clock.js';
 import { deadlineExceeded } from './resilience/deadline.js';
 import { parseRetryAfter } from './resilience/retry-policy.js';
+import type { SharedStore } from './shared-store.js';
+import { SharedHold } from './shared-hold.js';
 
 export interface UpstreamHttpOptions {
   /** Base URL of the lookup service; a path prefix is kept (`https://host/lookup`). */
@@ -23,6 +25,8 @@ export interface UpstreamHttpOptions {
   maxRetryAfterMs: number;
   log: UpstreamLog;
   clock?: Clock | undefined;
+  /** Shares the upstream's "wait" (429 with Retry-After, circuit open) with the other instances of a fleet. */
+  shared?: SharedStore | undefined;
 }
 
 export interface UpstreamRequest {
@@ -68,17 +72,21 @@ export class UpstreamHttp {
   readonly #breaker: CircuitBreaker;
   readonly #maxRetryAfterMs: number;
   readonly #clock: Clock;
+  readonly #hold: SharedHold | undefined;
 
   constructor(options: UpstreamHttpOptions) {
     this.#basePath = options.baseUrl.pathname.replace(/\/+$/, '');
     this.#limit = new ConcurrencyLimit(options.maxInFlight);
     this.#maxRetryAfterMs = options.maxRetryAfterMs;
     this.#clock = options.clock ?? systemClock;
+    const hold = options.shared && new SharedHold(options.shared, this.#clock);
+    this.#hold = hold;
     this.#breaker = new CircuitBreaker({
       ...options.breaker,
       maxRetryAfterMs: options.maxRetryAfterMs,
       log: options.log,
       clock: this.#clock,
+      onOpen: hold && ((cooldownMs, rateLimited) => hold.hold(cooldownMs, rateLimited)),
     });
     this.#pool = new Pool(options.baseUrl.origin, {
       connections: options.connections,
@@ -103,6 +111,8 @@ export class UpstreamHttp {
     const release = await this.#limit.acquire(expiresAt, where);
     let call: Promise<Exchanged>;
     try {
+      // Before the breaker, which once it admits a probe waits for its outcome.
+      if (this.#hold) await this.#hold.admit(where);
       this.#breaker.admit(where);
       // The slot comes back when undici is done with the call, not when its caller stops
       // waiting: a call answered at its deadline may still sit in the pool's queue.
@@ -129,6 +139,7 @@ export class UpstreamHttp {
       this.#breaker.recordFailure();
       throw error instanceof UpstreamTimeoutError ? error : describeTransportError(error, where);
     }
+    if (response.status === 429 && response.retryAfterMs !== undefined) this.#hold?.hold(response.retryAfterMs, true);
     if (response.status >= 500 || response.status === 429) {
       this.#breaker.recordFailure({ rateLimited: response.status === 429, retryAfterMs: response.retryAfterMs });
       return read(response);
