@@ -99,6 +99,7 @@ export async function startGateway(
       maxInFlight: config.upstreamMaxInFlight,
       breaker: { failureThreshold: config.upstreamBreakerFailures, cooldownMs: config.upstreamBreakerCooldownMs },
       maxRetryAfterMs: config.upstreamMaxRetryAfterMs,
+      maxCallsPerMinute: config.upstreamMaxCallsPerMinute,
     },
     cache: {
       ttlMs: config.cacheTtlMs,

@@ -130,11 +130,11 @@ export class RedisStore implements SharedStore {
     await this.deleteIf(lock.key, lock.id);
   }
 
-  async take(key: string, bucket: BucketShape, count: number): Promise<BucketDecision | undefined> {
+  async take(key: string, bucket: BucketShape, count: number, keep = 0): Promise<BucketDecision | undefined> {
     const reply = await this.#script(
       BUCKET_SCRIPT,
       [this.#prefix + key],
-      [String(bucket.burst), String(bucket.perMinute / 60_000), String(count)],
+      [String(bucket.burst), String(bucket.perMinute / 60_000), String(count), String(keep)],
     );
     if (!Array.isArray(reply) || typeof reply[0] !== 'number' || typeof reply[1] !== 'number') return undefined;
     return reply[0] === 1 ? { allowed: true } : { allowed: false, retryAfterMs: reply[1] };

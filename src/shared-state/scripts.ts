@@ -17,7 +17,8 @@ return 0`);
 
 /**
  * A token bucket in one atomic step, on Redis's clock (TIME), so that the
- * instances' clocks need not agree: ARGV burst, tokens per millisecond, count.
+ * instances' clocks need not agree: ARGV burst, tokens per millisecond, count,
+ * and how many must be left after (a reserve the caller may not take).
  * Answers {1, 0} when the count was taken, {0, ms until it could be}. The key
  * lives as long as a full refill takes, then reads as a full bucket anyway.
  */
@@ -27,17 +28,18 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local burst = tonumber(ARGV[1])
 local perMs = tonumber(ARGV[2])
 local count = tonumber(ARGV[3])
+local keep = tonumber(ARGV[4]) or 0
 local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
 local tokens = tonumber(state[1]) or burst
 local at = tonumber(state[2]) or now
 tokens = math.min(burst, tokens + math.max(0, now - at) * perMs)
 local allowed = 0
 local waitMs = 0
-if tokens >= count then
+if tokens - count >= keep then
   tokens = tokens - count
   allowed = 1
 else
-  waitMs = math.ceil((count - tokens) / perMs)
+  waitMs = math.ceil((count + keep - tokens) / perMs)
 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.ceil(burst / perMs) + 1000)

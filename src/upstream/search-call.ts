@@ -23,6 +23,8 @@ const TOKEN_REFUSED = Symbol('token refused');
 export interface WindowRequest {
   query: SearchQuery;
   index: number;
+  /** A refresh of a window still served stale: nobody waits for it. */
+  background?: boolean | undefined;
 }
 
 export interface SearchCallOptions {
@@ -145,6 +147,7 @@ export class SearchCall {
           ...(pageParam === undefined ? {} : { [pageParam]: String(index + 1) }),
         },
         headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+        background: request.background,
       },
       expiresAt,
       (response) => (response.status === 401 ? TOKEN_REFUSED : readWindow(response, `GET ${SEARCH_ENDPOINT}`, request, this.#reading)),

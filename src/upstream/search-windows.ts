@@ -265,7 +265,7 @@ export class SearchWindows {
     const ageMs = cached ? Date.now() - cached.fetchedAt : Number.POSITIVE_INFINITY;
     if (cached && ageMs <= ttlMs) return { window: cached };
     if (cached && ageMs <= ttlMs + staleWhileRevalidateMs) {
-      void this.#windows.fetch(key, { context: request, forceRefresh: true, allowStale: true });
+      void this.#windows.fetch(key, { context: { ...request, background: true }, forceRefresh: true, allowStale: true });
       return { window: cached };
     }
     try {

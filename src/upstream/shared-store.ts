@@ -19,8 +19,8 @@ export interface SharedStore {
   lock(key: string, ttlMs: number): Promise<LockAttempt>;
   /** Releases a lock taken with `lock`, only if it is still this one. */
   unlock(lock: HeldLock): Promise<void>;
-  /** Takes `count` tokens from the bucket `key`, all or none, on the store's own clock. */
-  take(key: string, bucket: BucketShape, count: number): Promise<BucketDecision | undefined>;
+  /** Takes `count` tokens from the bucket `key`, all or none and only if `keep` are left after, on the store's own clock. */
+  take(key: string, bucket: BucketShape, count: number, keep?: number): Promise<BucketDecision | undefined>;
 }
 
 export type LockAttempt =

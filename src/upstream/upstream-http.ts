@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { UpstreamBadResponseError, UpstreamTimeoutError, UpstreamUnavailableError } from '../errors/upstream-errors.js';
 import type { UpstreamLog } from './log.js';
+import { CallBudget } from './resilience/call-budget.js';
 import { CircuitBreaker } from './resilience/circuit-breaker.js';
 import { ConcurrencyLimit } from './resilience/concurrency-limit.js';
 import { systemClock, type Clock } from './resilience/clock.js';
@@ -25,8 +26,10 @@ export interface UpstreamHttpOptions {
   maxRetryAfterMs: number;
   log: UpstreamLog;
   clock?: Clock | undefined;
-  /** Shares the upstream's "wait" (429 with Retry-After, circuit open) with the other instances of a fleet. */
+  /** Shares the upstream's "wait" (429 with Retry-After, circuit open) and the call budget with the other instances of a fleet. */
   shared?: SharedStore | undefined;
+  /** Calls per minute the upstream may be made, token calls included; undefined: no budget. */
+  maxCallsPerMinute?: number | undefined;
 }
 
 export interface UpstreamRequest {
@@ -36,6 +39,8 @@ export interface UpstreamRequest {
   query?: Record<string, string>;
   headers?: Record<string, string>;
   body?: string;
+  /** A refresh nobody waits for: it gives way first when the call budget runs low. */
+  background?: boolean | undefined;
 }
 
 export interface UpstreamResponse {
@@ -73,6 +78,7 @@ export class UpstreamHttp {
   readonly #maxRetryAfterMs: number;
   readonly #clock: Clock;
   readonly #hold: SharedHold | undefined;
+  readonly #budget: CallBudget | undefined;
 
   constructor(options: UpstreamHttpOptions) {
     this.#basePath = options.baseUrl.pathname.replace(/\/+$/, '');
@@ -81,6 +87,10 @@ export class UpstreamHttp {
     this.#clock = options.clock ?? systemClock;
     const hold = options.shared && new SharedHold(options.shared, this.#clock);
     this.#hold = hold;
+    this.#budget =
+      options.maxCallsPerMinute === undefined
+        ? undefined
+        : new CallBudget({ perMinute: options.maxCallsPerMinute, shared: options.shared, clock: this.#clock });
     this.#breaker = new CircuitBreaker({
       ...options.breaker,
       maxRetryAfterMs: options.maxRetryAfterMs,
@@ -113,6 +123,7 @@ export class UpstreamHttp {
     try {
       // Before the breaker, which once it admits a probe waits for its outcome.
       if (this.#hold) await this.#hold.admit(where);
+      if (this.#budget) await this.#budget.take(where, request.background === true);
       this.#breaker.admit(where);
       // The slot comes back when undici is done with the call, not when its caller stops
       // waiting: a call answered at its deadline may still sit in the pool's queue.

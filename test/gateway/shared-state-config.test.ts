@@ -38,6 +38,14 @@ describe('shared state settings', () => {
     ]);
   });
 
+  it('read UPSTREAM_MAX_CALLS_PER_MINUTE: unset, no budget; else a whole number from 1', () => {
+    expect(readConfig({}).upstreamMaxCallsPerMinute).toBeUndefined();
+    expect(readConfig({ UPSTREAM_MAX_CALLS_PER_MINUTE: '600' }).upstreamMaxCallsPerMinute).toBe(600);
+    expect(problemsOf({ UPSTREAM_MAX_CALLS_PER_MINUTE: '0' })).toEqual([
+      'UPSTREAM_MAX_CALLS_PER_MINUTE must be a whole number from 1 to 10000000, got "0"',
+    ]);
+  });
+
   it('print the URL with its password redacted', () => {
     const printed = describeConfig(readConfig({ REDIS_URL: 'redis://gateway:secret-pass@redis.internal:6379/0' }));
     expect(printed.redisUrl).toBe('redis://gateway:[redacted]@redis.internal:6379/0');
