@@ -127,7 +127,13 @@ export class RedisStore implements SharedStore {
   }
 
   async unlock(lock: HeldLock): Promise<void> {
-    await this.deleteIf(lock.key, lock.id);
+    // Others wait for this lock: it is released even if a late answer has just made Redis look away.
+    await this.#script(DELETE_IF_SCRIPT, [this.#prefix + lock.key], [lock.id], true);
+  }
+
+  async locked(key: string): Promise<boolean | undefined> {
+    const reply = await this.#shared(['EXISTS', this.#prefix + key]);
+    return reply === FAILED ? undefined : reply === 1;
   }
 
   async take(key: string, bucket: BucketShape, count: number, keep = 0): Promise<BucketDecision | undefined> {
@@ -153,10 +159,12 @@ export class RedisStore implements SharedStore {
   }
 
   /** A script by its digest, sent whole the first time a server has not seen it (a restarted Redis has forgotten them all). */
-  async #script(script: LuaScript, keys: string[], args: string[]): Promise<unknown> {
+  async #script(script: LuaScript, keys: string[], args: string[], evenIfAway = false): Promise<unknown> {
     const tail = [String(keys.length), ...keys, ...args];
-    const reply = await this.#shared(['EVALSHA', script.sha1, ...tail], 'NOSCRIPT');
-    return reply === NO_SCRIPT ? this.#shared(['EVAL', script.source, ...tail]) : reply;
+    const send = (command: string[], ...expected: string[]) =>
+      evenIfAway && this.#client.isReady ? this.#call(command, ...expected) : this.#shared(command, ...expected);
+    const reply = await send(['EVALSHA', script.sha1, ...tail], 'NOSCRIPT');
+    return reply === NO_SCRIPT ? send(['EVAL', script.source, ...tail]) : reply;
   }
 
   /** One command under the deadline: any failure, or no answer in time, is FAILED, and a failure of Redis itself marks it down. */

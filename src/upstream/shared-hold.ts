@@ -21,6 +21,8 @@ export class SharedHold {
   readonly #id = randomUUID();
   readonly #store: SharedStore;
   readonly #clock: Clock;
+  /** The last hold written: the call that caused it answers once the others can see it. */
+  #written: Promise<void> = Promise.resolve();
 
   constructor(store: SharedStore, clock: Clock) {
     this.#store = store;
@@ -51,7 +53,12 @@ export class SharedHold {
   hold(ms: number, rateLimited: boolean): void {
     if (ms <= 0) return;
     const hold: Hold = { by: this.#id, until: this.#clock() + ms, rateLimited };
-    void this.#store.set(HOLD_KEY, JSON.stringify(hold), ms);
+    this.#written = this.#store.set(HOLD_KEY, JSON.stringify(hold), ms);
+  }
+
+  /** Resolves once the last hold is written (or the store has failed to take it). */
+  written(): Promise<void> {
+    return this.#written;
   }
 }
 

@@ -17,8 +17,10 @@ export interface SharedStore {
   deleteIf(key: string, value: string): Promise<void>;
   /** Takes the lock `key` for `ttlMs` (SET NX PX). */
   lock(key: string, ttlMs: number): Promise<LockAttempt>;
-  /** Releases a lock taken with `lock`, only if it is still this one. */
+  /** Releases a lock taken with `lock`, only if it is still this one; tried even while the store is taken to be away, so no one waits on it. */
   unlock(lock: HeldLock): Promise<void>;
+  /** Whether the lock `key` is held now; undefined when the store cannot answer (nobody can be waited for). */
+  locked(key: string): Promise<boolean | undefined>;
   /** Takes `count` tokens from the bucket `key`, all or none and only if `keep` are left after, on the store's own clock. */
   take(key: string, bucket: BucketShape, count: number, keep?: number): Promise<BucketDecision | undefined>;
 }

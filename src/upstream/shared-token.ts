@@ -69,7 +69,7 @@ export class SharedToken {
       await pause(TOKEN_POLL_MS);
       const token = await this.current(refused);
       if (token !== undefined && this.#clock() < token.refreshAt) return { outcome: 'renewed', token };
-      if ((await this.#store.get(LOCK_KEY)) === undefined) {
+      if ((await this.#store.locked(LOCK_KEY)) !== true) {
         // Released, expired or unreadable: whatever the holder published was read just before.
         const last = await this.current(refused);
         return last !== undefined && this.#clock() < last.refreshAt ? { outcome: 'renewed', token: last } : { outcome: 'alone' };

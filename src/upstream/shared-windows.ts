@@ -60,7 +60,7 @@ export class SharedWindows {
     }
     if (attempt.outcome === 'held') {
       const waitUntil = Date.now() + fetchTimeoutMs;
-      while (Date.now() < waitUntil && (await store.get(lockKey(key))) !== undefined) await pause(WINDOW_POLL_MS);
+      while (Date.now() < waitUntil && (await store.locked(lockKey(key))) === true) await pause(WINDOW_POLL_MS);
       const fetched = usable(await this.read(key));
       if (fetched) return fetched;
     }

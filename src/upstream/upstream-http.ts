@@ -153,6 +153,8 @@ export class UpstreamHttp {
     if (response.status === 429 && response.retryAfterMs !== undefined) this.#hold?.hold(response.retryAfterMs, true);
     if (response.status >= 500 || response.status === 429) {
       this.#breaker.recordFailure({ rateLimited: response.status === 429, retryAfterMs: response.retryAfterMs });
+      // The other instances hold back from the moment this failure is known.
+      await this.#hold?.written();
       return read(response);
     }
     let result: T;
