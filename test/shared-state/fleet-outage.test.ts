@@ -68,8 +68,12 @@ describe('a fleet whose Redis fails', () => {
       await load.stop();
     }
     for (const index of [0, 1, 2]) {
-      expect(fleet.logs[index]!.filter((line) => line.includes(OUTAGE))).toHaveLength(1);
-      expect(fleet.logs[index]!.filter((line) => line.includes(BACK))).toHaveLength(1);
+      // One line per outage and one per its end, never one per request: hundreds of requests met this one. On a
+      // machine so busy that Redis itself misses the 50 ms deadline now and then, that is an outage of its own.
+      const outages = fleet.logs[index]!.filter((line) => line.includes(OUTAGE)).length;
+      expect(outages).toBeGreaterThanOrEqual(1);
+      expect(outages).toBeLessThanOrEqual(5);
+      expect(fleet.logs[index]!.filter((line) => line.includes(BACK))).toHaveLength(outages);
     }
     // Sharing again: a search new to all three is fetched once, whichever instance asks.
     fleet.lookup.counters.reset();
