@@ -59,7 +59,9 @@ export class SharedWindows {
       }
     }
     if (attempt.outcome === 'held') {
-      const waitUntil = Date.now() + fetchTimeoutMs;
+      // Half the fetch's time at most: a holder that died leaves its lock until it expires, and the waiter must
+      // still have time to call the upstream itself within its callers' deadlines.
+      const waitUntil = Date.now() + fetchTimeoutMs / 2;
       while (Date.now() < waitUntil && (await store.locked(lockKey(key))) === true) await pause(WINDOW_POLL_MS);
       const fetched = usable(await this.read(key));
       if (fetched) return fetched;

@@ -162,7 +162,8 @@ export class TokenManager {
       throw error;
     }
     const { callTimeoutMs } = this.#options;
-    const renewal = await shared.renew(this.#refusedTokens, callTimeoutMs, Date.now() + callTimeoutMs);
+    // Half the call's time at most, as for windows: then there is still time to ask the upstream itself.
+    const renewal = await shared.renew(this.#refusedTokens, callTimeoutMs, Date.now() + callTimeoutMs / 2);
     if (renewal.outcome === 'renewed') return renewal.token;
     const lock = renewal.outcome === 'mine' ? renewal.lock : undefined;
     let token: ServiceToken;

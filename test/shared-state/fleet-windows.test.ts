@@ -1,7 +1,10 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFleet, type Fleet } from '../support/fleet.js';
 import { freshSearch } from '../support/searches.js';
+import { normalizeSearchQuery } from '../../src/upstream/search-query.js';
+import { windowKey } from '../../src/upstream/window-size.js';
 
 let fleet: Fleet | undefined;
 afterEach(async () => {
@@ -70,5 +73,19 @@ describe('search windows shared by a fleet on one Redis', () => {
     fleet.lookup.counters.reset();
     await fleet.search(2, garbled);
     expect(fleet.lookup.counters.searchRequests).toBe(0);
+  });
+
+  it('calls the upstream itself, within its deadline, when the instance holding a window lock died holding it', async () => {
+    fleet = await startFleet({ gateway: { requestDeadlineMs: 2_000 } });
+    const search = { q: 'Holdings', jurisdiction: 'GB' };
+    const digest = createHash('sha256')
+      .update(windowKey(normalizeSearchQuery(search.q, search.jurisdiction), 0))
+      .digest('base64url');
+    // As a crashed instance leaves it: held for a minute, never released.
+    redisCli(fleet, 'SET', `csg:w:${digest}:lock`, 'crashed-instance', 'PX', '60000');
+    const answer = await fleet.search(1, search);
+    expect(answer.body.errors).toBeUndefined();
+    expect(answer.body.data?.searchCompanies.nodes).toHaveLength(5);
+    expect(fleet.lookup.counters.searchRequests).toBe(1);
   });
 });
