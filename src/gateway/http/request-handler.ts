@@ -136,7 +136,9 @@ async function handle(
     : await options.checkAccess(request.headers, address);
   if (!access.allowed) {
     // Failed attempts count against the address, so guessing keys is rate limited too.
-    const limited = await rateLimited(options, `ip:${address}`);
+    const deciding = rateLimited(options, `ip:${address}`);
+    // Awaited only where the fleet's bucket is asked: an instance alone decides at once, without a microtask turn.
+    const limited: Refusal | undefined = deciding instanceof Promise ? await deciding : deciding;
     if (limited) return reject(options, response, limited);
     if (access.refusal instanceof AuthUnavailableError) {
       options.logger.warn({ detail: access.refusal.detail }, 'Bearer token keys unavailable');
@@ -144,7 +146,8 @@ async function handle(
     return reject(options, response, access.refusal);
   }
 
-  const limited = await rateLimited(options, access.client.key);
+  const deciding = rateLimited(options, access.client.key);
+  const limited: Refusal | undefined = deciding instanceof Promise ? await deciding : deciding;
   if (limited) return reject(options, response, limited, access.client);
   if (graphiqlPage) {
     const graphiql = options.graphiql!;
@@ -156,7 +159,8 @@ async function handle(
     if (continueFirst) response.writeContinue();
     body = await readBody(request, options.maxBodyBytes);
     if (body === undefined) return reject(options, response, new PayloadTooLargeError(options.maxBodyBytes), access.client);
-    const batchRefused = await chargeBatch(options, access.client.key, body);
+    const charging = chargeBatch(options, access.client.key, body);
+    const batchRefused: Refusal | undefined = charging instanceof Promise ? await charging : charging;
     if (batchRefused) return reject(options, response, batchRefused, access.client);
   }
   await options.next(request, response, body);
@@ -189,7 +193,8 @@ async function serveGraphiqlFile(
   const method = request.method ?? 'GET';
   if (method !== 'GET' && method !== 'HEAD') return reject(options, response, new MethodNotAllowedError(method, ['GET', 'HEAD']));
   const address = networkOf(clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], options.trustedProxyCount));
-  const limited = await rateLimited(options, `ip:${address}`);
+  const deciding = rateLimited(options, `ip:${address}`);
+  const limited: Refusal | undefined = deciding instanceof Promise ? await deciding : deciding;
   if (limited) return reject(options, response, limited);
   if (!(await file(request, response))) reject(options, response, new NotFoundError(GRAPHQL_PATH));
 }
