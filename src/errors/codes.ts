@@ -151,7 +151,8 @@ export const ERROR_CODES = {
   },
   UPSTREAM_RATE_LIMITED: {
     statuses: [200],
-    meaning: 'The lookup service limits how often the gateway may call it (its 429, or the gateway holding calls back after one)',
+    meaning:
+      'The lookup service limits how often the gateway may call it (its 429, or the gateway holding calls back after one, or the calls `UPSTREAM_MAX_CALLS_PER_MINUTE` allows spent)',
     whatToDo: 'Retry shortly, or after the time the message names',
   },
   UPSTREAM_UNAVAILABLE: {

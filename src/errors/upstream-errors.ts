@@ -110,9 +110,26 @@ export class UpstreamRateLimitHoldError extends UpstreamRateLimitedError {
   }
 }
 
+/**
+ * The fleet's budget of upstream calls (UPSTREAM_MAX_CALLS_PER_MINUTE) is
+ * spent for now: to clients it is the upstream's rate limit, the partner
+ * agreement's, but no call was made and none is retried.
+ */
+export class UpstreamBudgetSpentError extends UpstreamRateLimitedError {
+  constructor(detail: string, waitMs: number) {
+    super(
+      detail,
+      {},
+      `The gateway has made as many calls to the company lookup service as it may for now; try again in ${seconds(waitMs)}.`,
+    );
+  }
+}
+
 /** Whether the gateway answered for the upstream without calling it. */
 export function isHeldBack(error: unknown): boolean {
-  return error instanceof UpstreamCircuitOpenError || error instanceof UpstreamRateLimitHoldError;
+  return (
+    error instanceof UpstreamCircuitOpenError || error instanceof UpstreamRateLimitHoldError || error instanceof UpstreamBudgetSpentError
+  );
 }
 
 /**

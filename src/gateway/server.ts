@@ -9,6 +9,8 @@ import { ConnectionCap } from './http/connection-cap.js';
 import { isLingering } from './http/early-refusal.js';
 import { createCorsPolicy } from './http/cors.js';
 import { RateLimiter } from './limits/rate-limiter.js';
+import { SharedRateLimiter } from './limits/shared-rate-limiter.js';
+import type { SharedStore } from '../upstream/shared-store.js';
 import { accessLoggerOf, loggedPath, type Logger } from './logger.js';
 import { GRAPHQL_PATH } from './paths.js';
 import { answerClientError } from './http/rejection.js';
@@ -24,6 +26,7 @@ import { GRAPHIQL_EXAMPLE_QUERY } from './graphiql/graphiql-example.js';
 import { createGraphiqlResponder, type GraphiqlResponder } from './graphiql/graphiql-responder.js';
 import { GraphiqlUnavailableError } from '../errors/http-refusals.js';
 import type { Tracing } from './observability/tracing.js';
+import { openSharedStore } from './shared-store.js';
 
 /**
  * Largest upstream body read; a larger one is UPSTREAM_BAD_RESPONSE. A full
@@ -84,7 +87,9 @@ export async function startGateway(
   const responseCache = answerBytes > 0 ? new ResponseCache({ maxBytes: answerBytes, maxTtlMs: config.cacheTtlMs }) : undefined;
   const documentBytes = Math.floor(config.cacheMaxBytes * DOCUMENT_CACHE_SHARE);
   const documents = new DocumentCache(documentBytes);
+  const shared = await openSharedStore(config, logger);
   const upstream = new UpstreamClient({
+    shared,
     baseUrl: target.url,
     credentials: { clientId: target.clientId, clientSecret: target.clientSecret },
     pageParam: config.upstreamPageParam,
@@ -97,6 +102,7 @@ export async function startGateway(
       maxInFlight: config.upstreamMaxInFlight,
       breaker: { failureThreshold: config.upstreamBreakerFailures, cooldownMs: config.upstreamBreakerCooldownMs },
       maxRetryAfterMs: config.upstreamMaxRetryAfterMs,
+      maxCallsPerMinute: config.upstreamMaxCallsPerMinute,
     },
     cache: {
       ttlMs: config.cacheTtlMs,
@@ -143,6 +149,7 @@ export async function startGateway(
     graphiqlRoutesFor(config, graphiql),
     logger,
     (socket) => connectionCap.refusalFor(socket),
+    shared,
   );
 
   const accessLogger = accessLoggerOf(logger);
@@ -215,6 +222,7 @@ export async function startGateway(
       await closed;
       clearTimeout(forced);
       await upstream.close();
+      await shared?.close();
     },
   };
 }
@@ -234,15 +242,18 @@ function requestHandlerFor(
   graphiql: GraphiqlRoutes | undefined,
   logger: Logger,
   connectionOverCap: RequestHandlerOptions['connectionOverCap'],
+  shared: SharedStore | undefined,
 ): RequestHandler {
+  const local =
+    config.rateLimitPerMinute > 0
+      ? new RateLimiter({ perMinute: config.rateLimitPerMinute, burst: config.rateLimitBurst, maxClients: config.rateLimitMaxClients })
+      : undefined;
   return createRequestHandler({
     next,
     cors: createCorsPolicy(config.corsAllowedOrigins),
     checkAccess: createAccessPolicy({ apiKeys: config.apiKeys, jwt: config.jwt, allowAnonymous: config.allowAnonymous }),
-    rateLimiter:
-      config.rateLimitPerMinute > 0
-        ? new RateLimiter({ perMinute: config.rateLimitPerMinute, burst: config.rateLimitBurst, maxClients: config.rateLimitMaxClients })
-        : undefined,
+    // In a fleet, one bucket per client for all instances; this instance's buckets stand in while the store is away.
+    rateLimiter: local && shared ? new SharedRateLimiter(local, shared, config.rateLimitPerMinute) : local,
     maxBodyBytes: config.maxBodyBytes,
     batchingLimit: config.batchingLimit,
     trustedProxyCount: config.trustedProxyCount,

@@ -25,6 +25,8 @@ export class UpstreamClient {
       pageParam: options.pageParam,
       log: options.log,
       tracer: options.tracer,
+      shared: options.shared,
+      fetchTimeoutMs: options.callTimeoutMs,
       fetchWindow: (request) => this.#call.fetchWindow(request),
     });
   }

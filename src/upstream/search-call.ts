@@ -4,6 +4,7 @@ import { reportFailure, type UpstreamLog } from './log.js';
 import type { Clock } from './resilience/clock.js';
 import { retryDelay, type RetryPolicy } from './resilience/retry-policy.js';
 import type { SearchQuery } from './search-query.js';
+import type { SharedStore } from './shared-store.js';
 import { readWindow, type WindowReading } from './window-reading.js';
 import { type TokenLifetime, TokenManager } from './token-manager.js';
 import type { ClientCredentials } from './token-request.js';
@@ -22,6 +23,8 @@ const TOKEN_REFUSED = Symbol('token refused');
 export interface WindowRequest {
   query: SearchQuery;
   index: number;
+  /** A refresh of a window still served stale: nobody waits for it. */
+  background?: boolean | undefined;
 }
 
 export interface SearchCallOptions {
@@ -32,7 +35,7 @@ export interface SearchCallOptions {
    * window of each search can be asked for.
    */
   pageParam: string | undefined;
-  http: Omit<UpstreamHttpOptions, 'baseUrl' | 'log' | 'clock'>;
+  http: Omit<UpstreamHttpOptions, 'baseUrl' | 'log' | 'clock' | 'shared'>;
   retry: RetryPolicy;
   /**
    * How long one upstream fetch, shared by every request waiting for it, may
@@ -46,6 +49,8 @@ export interface SearchCallOptions {
   log: UpstreamLog;
   /** Time for the circuit breaker and the token; tests move it on instead of sleeping. */
   clock?: Clock | undefined;
+  /** What the instances of a fleet share; undefined: this instance keeps its own. */
+  shared?: SharedStore | undefined;
 }
 
 /**
@@ -61,7 +66,13 @@ export class SearchCall {
 
   constructor(options: SearchCallOptions) {
     this.#options = options;
-    this.#http = new UpstreamHttp({ baseUrl: options.baseUrl, ...options.http, log: options.log, clock: options.clock });
+    this.#http = new UpstreamHttp({
+      baseUrl: options.baseUrl,
+      ...options.http,
+      log: options.log,
+      clock: options.clock,
+      shared: options.shared,
+    });
     this.#tokens = new TokenManager(this.#http, {
       credentials: options.credentials,
       callTimeoutMs: options.callTimeoutMs,
@@ -69,6 +80,7 @@ export class SearchCall {
       lifetime: options.tokenLifetime,
       log: options.log,
       clock: options.clock,
+      shared: options.shared,
     });
     this.#reading = { log: options.log, redact: (text) => this.#tokens.redact(text), pageSize: UPSTREAM_MAX_PAGE_SIZE };
   }
@@ -135,6 +147,7 @@ export class SearchCall {
           ...(pageParam === undefined ? {} : { [pageParam]: String(index + 1) }),
         },
         headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+        background: request.background,
       },
       expiresAt,
       (response) => (response.status === 401 ? TOKEN_REFUSED : readWindow(response, `GET ${SEARCH_ENDPOINT}`, request, this.#reading)),

@@ -6,6 +6,8 @@ import { reportFailure, type UpstreamLog } from './log.js';
 import { type Deadline, waitWithin } from './resilience/deadline.js';
 import { SEARCH_ENDPOINT, UPSTREAM_MAX_PAGE_SIZE, type WindowRequest } from './search-call.js';
 import { normalizeSearchQuery, type SearchQuery } from './search-query.js';
+import type { SharedStore } from './shared-store.js';
+import { SharedWindows } from './shared-windows.js';
 import { type SearchWindow, windowEntryBytes, windowKey } from './window-size.js';
 
 export interface SearchCacheOptions {
@@ -28,6 +30,10 @@ export interface SearchWindowsOptions {
   tracer?: Tracer | undefined;
   /** Fetches one window from the upstream; one call at a time per window, shared by all who wait for it. */
   fetchWindow: (request: WindowRequest) => Promise<SearchWindow>;
+  /** A fleet's store: a second cache level behind this one, and one fetch per window for the fleet. */
+  shared?: SharedStore | undefined;
+  /** How long one fetch may take; another instance waits for it at most this long. */
+  fetchTimeoutMs: number;
 }
 
 export interface SearchPageRequest {
@@ -92,24 +98,37 @@ function isFull(window: SearchWindow): boolean {
 export class SearchWindows {
   readonly #windows: LRUCache<string, SearchWindow, WindowRequest>;
   readonly #options: SearchWindowsOptions;
+  readonly #shared: SharedWindows | undefined;
+  /** How long past its fetch a window may be served at all. */
+  readonly #maxAgeMs: number;
 
   constructor(options: SearchWindowsOptions) {
     this.#options = options;
     const { ttlMs, staleWhileRevalidateMs, staleIfErrorMs, maxBytes } = options.cache;
+    this.#maxAgeMs = ttlMs + Math.max(staleWhileRevalidateMs, staleIfErrorMs);
+    this.#shared =
+      options.shared &&
+      new SharedWindows({
+        store: options.shared,
+        ttlMs,
+        maxAgeMs: this.#maxAgeMs,
+        pageSize: UPSTREAM_MAX_PAGE_SIZE,
+        fetchTimeoutMs: options.fetchTimeoutMs,
+      });
     this.#windows = new LRUCache<string, SearchWindow, WindowRequest>({
       maxSize: maxBytes,
       sizeCalculation: windowEntryBytes,
       // Freshness is judged by each window's age in #window; the cache only
       // drops what can no longer be served at all.
-      ttl: ttlMs + Math.max(staleWhileRevalidateMs, staleIfErrorMs),
+      ttl: this.#maxAgeMs,
       // Reads the clock on every check. By default lru-cache reuses one reading for 1 ms through a timer set
       // on access, and on a gateway answering one search at a time that timer wakes the event loop for nothing.
       ttlResolution: 0,
       // A failed refresh keeps the old window for stale-if-error.
       noDeleteOnFetchRejection: true,
       ignoreFetchAbort: true,
-      fetchMethod: (_key, stale, { context, options: fetchOptions }) =>
-        options.fetchWindow(context).catch((error: unknown) => {
+      fetchMethod: (key, stale, { context, options: fetchOptions }) =>
+        this.#fetch(key, stale, context, fetchOptions).catch((error: unknown) => {
           // Every request waiting for this fetch gets its error; the log gets it once, here.
           const background = stale !== undefined && fetchOptions.allowStale;
           reportFailure(options.log, error, background ? 'Background refresh of a stale search failed' : 'Search failed');
@@ -209,6 +228,24 @@ export class SearchWindows {
     this.#windows.clear();
   }
 
+  /** Alone, the upstream's window; in a fleet, one fetch for the fleet, kept here only as long as its age allows. */
+  async #fetch(
+    key: string,
+    stale: SearchWindow | undefined,
+    request: WindowRequest,
+    fetchOptions: { ttl?: number },
+  ): Promise<SearchWindow> {
+    if (this.#shared === undefined) return this.#options.fetchWindow(request);
+    const window = await this.#shared.fetch(key, stale?.fetchedAt ?? Number.NEGATIVE_INFINITY, () => this.#options.fetchWindow(request));
+    fetchOptions.ttl = this.#remainingMs(window);
+    return window;
+  }
+
+  /** How much longer `window` may be served: a window another instance fetched is not as young as its arrival here. */
+  #remainingMs(window: SearchWindow): number {
+    return Math.max(1, this.#maxAgeMs - (Date.now() - window.fetchedAt));
+  }
+
   #freshUntil(window: SearchWindow): number {
     return window.fetchedAt + this.#options.cache.ttlMs;
   }
@@ -240,7 +277,12 @@ export class SearchWindows {
   async #lookUp(request: WindowRequest, deadline: Deadline, span: Span | undefined): Promise<WindowRead> {
     const key = windowKey(request.query, request.index);
     const { ttlMs, staleWhileRevalidateMs } = this.#options.cache;
-    const cached = this.#windows.get(key);
+    let cached = this.#windows.get(key);
+    if (cached === undefined && this.#shared !== undefined) {
+      // Judged below by its fetch time, like any window here: fresh, stale while revalidating, or stale if the upstream fails.
+      cached = await this.#shared.read(key);
+      if (cached !== undefined) this.#windows.set(key, cached, { ttl: this.#remainingMs(cached) });
+    }
     const ageMs = cached ? Date.now() - cached.fetchedAt : Number.POSITIVE_INFINITY;
     if (cached && ageMs <= ttlMs) {
       span?.setAttribute('cache.result', 'fresh');
@@ -248,7 +290,7 @@ export class SearchWindows {
     }
     if (cached && ageMs <= ttlMs + staleWhileRevalidateMs) {
       span?.setAttribute('cache.result', 'stale-while-revalidate');
-      void this.#windows.fetch(key, { context: request, forceRefresh: true, allowStale: true });
+      void this.#windows.fetch(key, { context: { ...request, background: true }, forceRefresh: true, allowStale: true });
       return { window: cached };
     }
     span?.setAttribute('cache.result', 'miss');

@@ -6,6 +6,8 @@ import { exponentialDelay, FailureBackoff } from './resilience/failure-backoff.j
 import { type ClientCredentials, TOKEN_ENDPOINT, tokenRequestFields } from './token-request.js';
 import { readTokenResponse } from './token-response.js';
 import type { UpstreamHttp, UpstreamResponse } from './upstream-http.js';
+import type { SharedStore } from './shared-store.js';
+import { type ServiceToken, SharedToken } from './shared-token.js';
 
 /** A token is renewed this share of its lifetime before it expires ... */
 export const REFRESH_MARGIN_SHARE = 0.1;
@@ -16,6 +18,8 @@ export const TOKEN_BACKOFF_BASE_MS = 1_000;
 /** ... up to this: a failing token endpoint is asked a few times a minute, never once per search. */
 export const TOKEN_BACKOFF_MAX_MS = 30_000;
 const RECENT_TOKENS_KEPT = 3;
+/** Refusals that came from the fleet's shared cool-down: not shared again. */
+const fleetRefusals = new WeakSet<UpstreamAuthError>();
 
 /** How long a token is used, whatever `expires_in` says: the upstream does not decide how often the gateway asks. */
 export interface TokenLifetime {
@@ -36,12 +40,8 @@ export interface TokenManagerOptions {
   lifetime: TokenLifetime;
   log: UpstreamLog;
   clock?: Clock | undefined;
-}
-
-interface ServiceToken {
-  value: string;
-  refreshAt: number;
-  expiresAt: number;
+  /** Shares the token, its renewal and the refused-credentials cool-down with the other instances of a fleet. */
+  shared?: SharedStore | undefined;
 }
 
 /**
@@ -61,12 +61,16 @@ export class TokenManager {
   #pending: Promise<ServiceToken> | undefined;
   /** The last few tokens issued: one may still be in flight after a renewal. */
   readonly #recentTokens: string[] = [];
+  /** The last few tokens the upstream refused: never taken from the fleet again, whatever the store still says. */
+  readonly #refusedTokens: string[] = [];
+  readonly #shared: SharedToken | undefined;
 
   constructor(http: UpstreamHttp, options: TokenManagerOptions) {
     this.#http = http;
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
     this.#backoff = new FailureBackoff((error, failures) => this.#backoffMs(error, failures), this.#clock);
+    this.#shared = options.shared && new SharedToken(options.shared, this.#clock);
   }
 
   /**
@@ -103,9 +107,13 @@ export class TokenManager {
     );
   }
 
-  /** Forgets `token` after the upstream refused it; a newer token is kept. */
+  /** Forgets `token` after the upstream refused it, here and in the fleet's store; a newer token is kept. */
   invalidate(token: string): void {
-    if (this.#token?.value === token) this.#token = undefined;
+    if (!this.#refusedTokens.includes(token)) remember(this.#refusedTokens, token);
+    const current = this.#token;
+    if (current?.value !== token) return;
+    this.#token = undefined;
+    if (this.#shared) void this.#shared.drop(current);
   }
 
   /**
@@ -123,11 +131,10 @@ export class TokenManager {
   #renew(): Promise<ServiceToken> {
     const held = this.#backoff.held();
     if (held) return Promise.reject(held);
-    this.#pending ??= this.#requestToken()
+    this.#pending ??= this.#obtain()
       .then((token) => {
         this.#backoff.succeed();
-        this.#recentTokens.unshift(token.value);
-        this.#recentTokens.length = Math.min(this.#recentTokens.length, RECENT_TOKENS_KEPT);
+        if (!this.#recentTokens.includes(token.value)) remember(this.#recentTokens, token.value);
         this.#token = token;
         return token;
       })
@@ -139,10 +146,41 @@ export class TokenManager {
     return this.#pending;
   }
 
+  /**
+   * A token for the caller: alone, from the upstream; in a fleet, the fleet's
+   * token while it needs no renewal, else one renewed by whichever instance
+   * takes the lock, the others waiting for it rather than asking the upstream.
+   */
+  async #obtain(): Promise<ServiceToken> {
+    const shared = this.#shared;
+    if (shared === undefined) return this.#requestToken();
+    const fleet = await shared.current(this.#refusedTokens);
+    if (fleet !== undefined && this.#clock() < fleet.refreshAt) return fleet;
+    if (await shared.refused()) {
+      const error = new UpstreamAuthError('Company lookup service refused the client credentials to another instance of the gateway');
+      fleetRefusals.add(error);
+      throw error;
+    }
+    const { callTimeoutMs } = this.#options;
+    // Half the call's time at most, as for windows: then there is still time to ask the upstream itself.
+    const renewal = await shared.renew(this.#refusedTokens, callTimeoutMs, Date.now() + callTimeoutMs / 2);
+    if (renewal.outcome === 'renewed') return renewal.token;
+    const lock = renewal.outcome === 'mine' ? renewal.lock : undefined;
+    let token: ServiceToken;
+    try {
+      token = await this.#requestToken();
+    } catch (error) {
+      if (lock !== undefined) void shared.abandon(lock);
+      throw error;
+    }
+    return shared.publish(token, lock);
+  }
+
   /** One failure, of whatever kind: held back and logged once, however many callers were waiting for it. */
   #fail(error: unknown): void {
     const waitMs = this.#backoff.fail(error);
     const { log } = this.#options;
+    if (error instanceof UpstreamAuthError && !fleetRefusals.has(error)) void this.#shared?.refuse(this.#options.refusedCooldownMs);
     if (error instanceof UpstreamAuthError) {
       reportFailure(log, error, 'Company lookup service refused the client credentials; not asking again during the cool-down', { waitMs });
     } else if (this.#token && this.#clock() < this.#token.expiresAt) {
@@ -195,4 +233,10 @@ export class TokenManager {
       expiresAt: requestedAt + lifetimeMs,
     };
   }
+}
+
+/** Puts `value` first in `list`, keeping the last few. */
+function remember(list: string[], value: string): void {
+  list.unshift(value);
+  list.length = Math.min(list.length, RECENT_TOKENS_KEPT);
 }

@@ -2,11 +2,14 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { UpstreamBadResponseError, type UpstreamError, UpstreamTimeoutError, UpstreamUnavailableError } from '../errors/upstream-errors.js';
 import type { UpstreamLog } from './log.js';
+import { CallBudget } from './resilience/call-budget.js';
 import { CircuitBreaker } from './resilience/circuit-breaker.js';
 import { ConcurrencyLimit } from './resilience/concurrency-limit.js';
 import { systemClock, type Clock } from './resilience/clock.js';
 import { deadlineExceeded } from './resilience/deadline.js';
 import { parseRetryAfter } from './resilience/retry-policy.js';
+import type { SharedStore } from './shared-store.js';
+import { SharedHold } from './shared-hold.js';
 
 export interface UpstreamHttpOptions {
   /** Base URL of the lookup service; a path prefix is kept (`https://host/lookup`). */
@@ -23,6 +26,10 @@ export interface UpstreamHttpOptions {
   maxRetryAfterMs: number;
   log: UpstreamLog;
   clock?: Clock | undefined;
+  /** Shares the upstream's "wait" (429 with Retry-After, circuit open) and the call budget with the other instances of a fleet. */
+  shared?: SharedStore | undefined;
+  /** Calls per minute the upstream may be made, token calls included; undefined: no budget. */
+  maxCallsPerMinute?: number | undefined;
 }
 
 export interface UpstreamRequest {
@@ -32,6 +39,8 @@ export interface UpstreamRequest {
   query?: Record<string, string>;
   headers?: Record<string, string>;
   body?: string;
+  /** A refresh nobody waits for: it gives way first when the call budget runs low. */
+  background?: boolean | undefined;
 }
 
 export interface UpstreamResponse {
@@ -68,17 +77,26 @@ export class UpstreamHttp {
   readonly #breaker: CircuitBreaker;
   readonly #maxRetryAfterMs: number;
   readonly #clock: Clock;
+  readonly #hold: SharedHold | undefined;
+  readonly #budget: CallBudget | undefined;
 
   constructor(options: UpstreamHttpOptions) {
     this.#basePath = options.baseUrl.pathname.replace(/\/+$/, '');
     this.#limit = new ConcurrencyLimit(options.maxInFlight);
     this.#maxRetryAfterMs = options.maxRetryAfterMs;
     this.#clock = options.clock ?? systemClock;
+    const hold = options.shared && new SharedHold(options.shared, this.#clock);
+    this.#hold = hold;
+    this.#budget =
+      options.maxCallsPerMinute === undefined
+        ? undefined
+        : new CallBudget({ perMinute: options.maxCallsPerMinute, shared: options.shared, clock: this.#clock });
     this.#breaker = new CircuitBreaker({
       ...options.breaker,
       maxRetryAfterMs: options.maxRetryAfterMs,
       log: options.log,
       clock: this.#clock,
+      onOpen: hold && ((cooldownMs, rateLimited) => hold.hold(cooldownMs, rateLimited)),
     });
     this.#pool = new Pool(options.baseUrl.origin, {
       connections: options.connections,
@@ -103,6 +121,9 @@ export class UpstreamHttp {
     const release = await this.#limit.acquire(expiresAt, where);
     let call: Promise<Exchanged>;
     try {
+      // Before the breaker, which once it admits a probe waits for its outcome.
+      if (this.#hold) await this.#hold.admit(where);
+      if (this.#budget) await this.#budget.take(where, request.background === true);
       this.#breaker.admit(where);
       // The slot comes back when undici is done with the call, not when its caller stops
       // waiting: a call answered at its deadline may still sit in the pool's queue.
@@ -129,8 +150,11 @@ export class UpstreamHttp {
       this.#breaker.recordFailure();
       throw error instanceof UpstreamTimeoutError ? error : describeTransportError(error, where);
     }
+    if (response.status === 429 && response.retryAfterMs !== undefined) this.#hold?.hold(response.retryAfterMs, true);
     if (response.status >= 500 || response.status === 429) {
       this.#breaker.recordFailure({ rateLimited: response.status === 429, retryAfterMs: response.retryAfterMs });
+      // The other instances hold back from the moment this failure is known.
+      await this.#hold?.written();
       return read(response);
     }
     let result: T;

@@ -33,6 +33,7 @@ import {
 import {
   UpstreamAuthError,
   UpstreamBadResponseError,
+  UpstreamBudgetSpentError,
   UpstreamCircuitOpenError,
   UpstreamRateLimitedError,
   UpstreamRateLimitHoldError,
@@ -79,6 +80,7 @@ const CLIENT_ERRORS: Error[] = [
   new UpstreamAuthError('detail'),
   new UpstreamRateLimitedError('detail'),
   new UpstreamRateLimitHoldError('detail', 1_000),
+  new UpstreamBudgetSpentError('detail', 1_000),
   new UpstreamUnavailableError('detail'),
   new UpstreamCircuitOpenError('detail', 1_000),
   new UpstreamTimeoutError('detail'),

@@ -279,7 +279,7 @@ describe('the main entry (src/main.ts)', () => {
   );
 
   it(
-    'does not load the embedded lookup service when UPSTREAM_URL is set',
+    'does not load the embedded lookup service when UPSTREAM_URL is set, nor node-redis without REDIS_URL',
     async () => {
       const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('UPSTREAM_')));
       const child = spawn(process.execPath, ['--import', 'tsx', '--import', TRACE_MODULES, 'src/main.ts'], {
@@ -316,6 +316,7 @@ describe('the main entry (src/main.ts)', () => {
       // The trace sees the gateway's own modules, so an absent lookup service is absent, not unseen.
       expect(loaded.some((line) => line.endsWith('/src/gateway/server.ts'))).toBe(true);
       expect(loaded.filter((line) => line.includes('/src/lookup-service/'))).toEqual([]);
+      expect(loaded.filter((line) => line.includes('/@redis/') || line.includes('/src/shared-state/'))).toEqual([]);
     },
     READY_TIMEOUT_MS + 5_000,
   );

@@ -76,3 +76,6 @@ export const DEFAULT_OTEL_TRACES_SAMPLER: (typeof OTEL_TRACES_SAMPLERS)[number] 
 export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json', 'grpc'] as const;
 export const DEFAULT_OTLP_PROTOCOL: (typeof OTLP_PROTOCOLS)[number] = 'http/protobuf';
 export const DEFAULT_OTEL_RECORD_SEARCH_TERMS = false;
+export const DEFAULT_REDIS_KEY_PREFIX = 'csg:';
+/** A local Redis answers in well under a millisecond (p99 1–4 ms on a busy machine); a hung one must not hold a request longer. */
+export const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 50;

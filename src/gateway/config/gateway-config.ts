@@ -8,6 +8,7 @@ import type { LogLevel } from '../logger.js';
 import { type RateLimitSettings, type RequestLimitSettings, readRateLimits, readRequestLimits } from './limits-settings.js';
 import { readLogLevel, readServerSettings, type ServerSettings } from './server-settings.js';
 import { readTracingSettings, type TracingSettings } from './tracing-settings.js';
+import { readSharedStateSettings, type SharedStateSettings } from './shared-state-settings.js';
 import { readUpstreamSettings, type UpstreamSettings } from './upstream-settings.js';
 
 /**
@@ -24,7 +25,8 @@ export interface GatewayConfig
     GraphqlSettings,
     RequestLimitSettings,
     CorsSettings,
-    RateLimitSettings {
+    RateLimitSettings,
+    SharedStateSettings {
   logLevel: LogLevel;
   /** Unset: tracing is off (no OTLP endpoint, or OTEL_SDK_DISABLED). */
   tracing: TracingSettings | undefined;
@@ -58,6 +60,7 @@ export function readConfig(env: Env = process.env): GatewayConfig {
     ...readRequestLimits(reader),
     ...readCorsSettings(reader),
     ...readRateLimits(reader),
+    ...readSharedStateSettings(reader),
     logLevel: readLogLevel(reader),
     ...readTracingSettings(reader),
   };

@@ -41,6 +41,8 @@ export interface UpstreamSettings {
   /** Cap of any Retry-After from the upstream: on retries and on the circuit breaker's cool-down. */
   upstreamMaxRetryAfterMs: number;
   tokenRefusedCooldownMs: number;
+  /** The fleet's calls to the upstream per minute, token calls included; undefined: no budget. */
+  upstreamMaxCallsPerMinute: number | undefined;
   /** How long a token without a usable `expires_in` is used. */
   upstreamTokenDefaultLifetimeMs: number;
   /** Bounds of a token's lifetime, whatever `expires_in` says. */
@@ -68,6 +70,9 @@ export function readUpstreamSettings(reader: EnvReader): UpstreamSettings {
     upstreamBreakerCooldownMs: reader.integer('UPSTREAM_BREAKER_COOLDOWN_MS', DEFAULT_UPSTREAM_BREAKER_COOLDOWN_MS, 1, 3_600_000),
     upstreamMaxRetryAfterMs: reader.integer('UPSTREAM_MAX_RETRY_AFTER_MS', DEFAULT_UPSTREAM_MAX_RETRY_AFTER_MS, 0, 3_600_000),
     tokenRefusedCooldownMs: reader.integer('TOKEN_REFUSED_COOLDOWN_MS', DEFAULT_TOKEN_REFUSED_COOLDOWN_MS, 0, 3_600_000),
+    upstreamMaxCallsPerMinute: reader.given('UPSTREAM_MAX_CALLS_PER_MINUTE')
+      ? reader.integer('UPSTREAM_MAX_CALLS_PER_MINUTE', 0, 1, 10_000_000)
+      : undefined,
     ...readTokenLifetime(reader),
   };
 }

@@ -4,7 +4,8 @@ import { ANSWER_MEDIA_TYPES, answerTypeFor, isReadableBody, MAX_ACCEPT_LENGTH, R
 import { isBatchBody } from '../graphql/batch-body.js';
 import type { AccessDecision, Client } from '../access/client-access.js';
 import { clientAddress, networkOf } from '../access/client-address.js';
-import type { RateLimiter } from '../limits/rate-limiter.js';
+import type { RateDecision } from '../limits/rate-limiter.js';
+import type { ClientRateLimit } from '../limits/shared-rate-limiter.js';
 import type { ConnectionLimitName } from './connection-cap.js';
 import type { CorsPolicy } from './cors.js';
 import { crossSiteRefusal } from './csrf.js';
@@ -37,7 +38,7 @@ export interface RequestHandlerOptions {
   cors: CorsPolicy;
   checkAccess: (headers: IncomingMessage['headers'], address: string) => Promise<AccessDecision>;
   /** Absent: no rate limit. */
-  rateLimiter: RateLimiter | undefined;
+  rateLimiter: ClientRateLimit | undefined;
   maxBodyBytes: number;
   /** Most operations in one batched request; 0: batching off. */
   batchingLimit: number;
@@ -142,7 +143,9 @@ async function handle(
     : await options.checkAccess(request.headers, address);
   if (!access.allowed) {
     // Failed attempts count against the address, so guessing keys is rate limited too.
-    const limited = rateLimited(options, `ip:${address}`);
+    const deciding = rateLimited(options, `ip:${address}`);
+    // Awaited only where the fleet's bucket is asked: an instance alone decides at once, without a microtask turn.
+    const limited: Refusal | undefined = deciding instanceof Promise ? await deciding : deciding;
     if (limited) return reject(options, response, limited);
     if (access.refusal instanceof AuthUnavailableError) {
       options.logger.warn({ detail: access.refusal.detail }, 'Bearer token keys unavailable');
@@ -150,7 +153,8 @@ async function handle(
     return reject(options, response, access.refusal);
   }
 
-  const limited = rateLimited(options, access.client.key);
+  const deciding = rateLimited(options, access.client.key);
+  const limited: Refusal | undefined = deciding instanceof Promise ? await deciding : deciding;
   if (limited) return reject(options, response, limited, access.client);
   if (graphiqlPage) {
     const graphiql = options.graphiql!;
@@ -162,7 +166,8 @@ async function handle(
     if (continueFirst) response.writeContinue();
     body = await readBody(request, options.maxBodyBytes);
     if (body === undefined) return reject(options, response, new PayloadTooLargeError(options.maxBodyBytes), access.client);
-    const batchRefused = chargeBatch(options, access.client.key, body);
+    const charging = chargeBatch(options, access.client.key, body);
+    const batchRefused: Refusal | undefined = charging instanceof Promise ? await charging : charging;
     if (batchRefused) return reject(options, response, batchRefused, access.client);
   }
   await options.next(request, response, body);
@@ -195,7 +200,8 @@ async function serveGraphiqlFile(
   const method = request.method ?? 'GET';
   if (method !== 'GET' && method !== 'HEAD') return reject(options, response, new MethodNotAllowedError(method, ['GET', 'HEAD']));
   const address = networkOf(clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], options.trustedProxyCount));
-  const limited = rateLimited(options, `ip:${address}`);
+  const deciding = rateLimited(options, `ip:${address}`);
+  const limited: Refusal | undefined = deciding instanceof Promise ? await deciding : deciding;
   if (limited) return reject(options, response, limited);
   if (!(await file(request, response))) reject(options, response, new NotFoundError(GRAPHQL_PATH));
 }
@@ -211,8 +217,13 @@ function answerOptions(cors: CorsPolicy, request: IncomingMessage, response: Ser
   response.end();
 }
 
-function rateLimited(options: RequestHandlerOptions, clientKey: string, count = 1): Refusal | undefined {
+/** A refusal when the client is over its rate; a promise only where the fleet's bucket is asked, so one instance alone waits for nothing. */
+function rateLimited(options: RequestHandlerOptions, clientKey: string, count = 1): Refusal | undefined | Promise<Refusal | undefined> {
   const decision = options.rateLimiter?.take(clientKey, count);
+  return decision instanceof Promise ? decision.then(refusalFor) : refusalFor(decision);
+}
+
+function refusalFor(decision: RateDecision | undefined): Refusal | undefined {
   if (decision === undefined || decision.allowed) return undefined;
   return new RateLimitedError(decision.retryAfterSeconds);
 }
@@ -223,7 +234,7 @@ function rateLimited(options: RequestHandlerOptions, clientKey: string, count = 
  * operation: the one taken before reading, and the rest here. Only a body
  * starting with `[` is parsed; a batch Yoga will refuse anyway costs no more.
  */
-function chargeBatch(options: RequestHandlerOptions, clientKey: string, body: Buffer): Refusal | undefined {
+function chargeBatch(options: RequestHandlerOptions, clientKey: string, body: Buffer): Refusal | undefined | Promise<Refusal | undefined> {
   const limiter = options.rateLimiter;
   if (!limiter || options.batchingLimit === 0 || !isBatchBody(body)) {
     return undefined;

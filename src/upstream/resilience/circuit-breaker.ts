@@ -11,6 +11,8 @@ export interface CircuitBreakerOptions {
   maxRetryAfterMs: number;
   log: UpstreamLog;
   clock?: Clock | undefined;
+  /** Told each time the circuit opens, e.g. to hold a fleet's other instances back as long. */
+  onOpen?: ((cooldownMs: number, rateLimited: boolean) => void) | undefined;
 }
 
 type State = 'closed' | 'open' | 'half-open';
@@ -80,6 +82,7 @@ export class CircuitBreaker {
         { circuit: 'open', failures: this.#failures, cooldownMs },
         'Company lookup service keeps failing; holding calls back',
       );
+      this.#options.onOpen?.(cooldownMs, rateLimited);
     }
   }
 }

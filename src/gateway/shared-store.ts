@@ -1,0 +1,20 @@
+import type { SharedStore } from '../upstream/shared-store.js';
+import type { UpstreamLog } from '../upstream/log.js';
+import type { SharedStateSettings } from './config/shared-state-settings.js';
+
+export interface ClosableSharedStore extends SharedStore {
+  close(): Promise<void>;
+}
+
+/** The fleet's shared store on REDIS_URL, connecting in the background; none without it. */
+export async function openSharedStore(settings: SharedStateSettings, log: UpstreamLog): Promise<ClosableSharedStore | undefined> {
+  if (settings.redisUrl === undefined) return undefined;
+  // Loaded only here: a gateway without REDIS_URL never loads node-redis.
+  const { RedisStore } = await import('../shared-state/redis-store.js');
+  return RedisStore.open({
+    url: settings.redisUrl,
+    keyPrefix: settings.redisKeyPrefix,
+    commandTimeoutMs: settings.redisCommandTimeoutMs,
+    log,
+  });
+}

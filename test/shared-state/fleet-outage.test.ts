@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFleet, type Fleet, type SearchAnswer } from '../support/fleet.js';
+import { within } from '../support/within.js';
+
+const OUTAGE = 'Redis unavailable';
+const BACK = 'Redis is back';
+/** Searches each instance is asked, in turn: some repeated, so caches and shared windows are in play throughout. */
+const WORDS = ['Holdings', 'Trading', 'Services', 'Group', 'Consulting', 'Partners'];
+const SAFETY_MS = 20_000;
+
+let fleet: Fleet | undefined;
+afterEach(async () => {
+  await fleet?.close();
+  fleet = undefined;
+});
+
+/** Three clients, one per instance, each asking its next search as soon as the last is answered, until stopped. */
+function traffic(target: Fleet) {
+  const answers: SearchAnswer[] = [];
+  const waiters: { count: number; resolve: () => void }[] = [];
+  let running = true;
+  let sent = 0;
+  const loops = [0, 1, 2].map(async (index) => {
+    while (running) {
+      sent += 1;
+      const word = WORDS[sent % WORDS.length]!;
+      answers.push(await target.search(index, { q: sent % 4 === 0 ? `${word} ${sent}` : word, jurisdiction: 'GB' }));
+      for (const waiter of waiters.filter((w) => answers.length >= w.count)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+  });
+  return {
+    answers,
+    /** Resolves once `more` answers have come since the call. */
+    more(more: number): Promise<void> {
+      const count = answers.length + more;
+      return new Promise((resolve) => waiters.push({ count, resolve }));
+    },
+    async stop(): Promise<void> {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
+}
+
+describe('a fleet whose Redis fails', () => {
+  it('answers every request, frozen or killed, within the Redis deadline, and shares again once Redis is back', async () => {
+    fleet = await startFleet({ gateway: { redisCommandTimeoutMs: 50, rateLimitPerMinute: 0 } });
+    const load = traffic(fleet);
+    try {
+      await within(load.more(30), SAFETY_MS, 'traffic before the outage');
+      const before = load.answers.length;
+      fleet.redis.freeze();
+      await within(Promise.all([0, 1, 2].map((i) => fleet!.logged(i, OUTAGE))), SAFETY_MS, 'every instance to see Redis frozen');
+      await within(load.more(60), SAFETY_MS, 'traffic while Redis is frozen');
+      await fleet.redis.kill();
+      await within(load.more(60), SAFETY_MS, 'traffic while Redis is killed');
+      await fleet.redis.restart();
+      await within(Promise.all([0, 1, 2].map((i) => fleet!.logged(i, BACK))), SAFETY_MS, 'every instance to find Redis back');
+      await within(load.more(30), SAFETY_MS, 'traffic after the outage');
+      const during = load.answers.slice(before);
+      expect(during.filter((answer) => answer.status !== 200 || answer.body.errors !== undefined)).toEqual([]);
+      // A request pays at most one Redis deadline or so, never a hung call; far below what one stuck call would cost.
+      expect(Math.max(...during.map((answer) => answer.ms))).toBeLessThan(1_500);
+    } finally {
+      await load.stop();
+    }
+    for (const index of [0, 1, 2]) {
+      // One line per outage and one per its end, never one per request: hundreds of requests met this one. On a
+      // machine so busy that Redis itself misses the 50 ms deadline now and then, that is an outage of its own.
+      const outages = fleet.logs[index]!.filter((line) => line.includes(OUTAGE)).length;
+      expect(outages).toBeGreaterThanOrEqual(1);
+      expect(outages).toBeLessThanOrEqual(5);
+      expect(fleet.logs[index]!.filter((line) => line.includes(BACK))).toHaveLength(outages);
+    }
+    // Sharing again: a search new to all three is fetched once, whichever instance asks.
+    fleet.lookup.counters.reset();
+    for (const index of [0, 1, 2]) expect((await fleet.search(index, { q: 'Limited', jurisdiction: 'GB' })).body.errors).toBeUndefined();
+    expect(fleet.lookup.counters.searchRequests).toBe(1);
+  });
+});

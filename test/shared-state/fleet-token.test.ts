@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { manualClock } from '../support/clock.js';
+import { startFleet, type Fleet } from '../support/fleet.js';
+import { freshSearch } from '../support/searches.js';
+
+let fleet: Fleet | undefined;
+afterEach(async () => {
+  await fleet?.close();
+  fleet = undefined;
+});
+
+describe('the service token of a fleet on one Redis', () => {
+  it('is asked for once, and used by every instance', async () => {
+    fleet = await startFleet();
+    for (const index of [0, 1, 2, 0, 1, 2]) {
+      const answer = await fleet.search(index, freshSearch());
+      expect(answer.body.errors).toBeUndefined();
+    }
+    expect(fleet.lookup.counters).toMatchObject({ tokenRequests: 1, searchRequests: 6 });
+  });
+
+  it('expiring under load on all three instances, is renewed with one token call', async () => {
+    const clock = manualClock();
+    fleet = await startFleet({ clock });
+    for (const index of [0, 1, 2]) expect((await fleet.search(index, freshSearch())).body.errors).toBeUndefined();
+    expect(fleet.lookup.counters.tokenRequests).toBe(1);
+    // Past the longest lifetime a token is given (UPSTREAM_TOKEN_MAX_LIFETIME_MS, 1 h).
+    clock.advance(2 * 3_600_000);
+    const searches = Array.from({ length: 60 }, (_, i) => fleet!.search(i % 3, freshSearch()));
+    const answers = await Promise.all(searches);
+    expect(answers.filter((answer) => answer.body.errors !== undefined)).toEqual([]);
+    expect(fleet.lookup.counters.tokenRequests).toBe(2);
+  });
+
+  it('refused by a search, is dropped and renewed once for the fleet, and an old token cannot drop the new one', async () => {
+    fleet = await startFleet();
+    for (const index of [0, 1, 2]) await fleet.search(index, freshSearch());
+    expect(fleet.lookup.counters.tokenRequests).toBe(1);
+    fleet.lookup.knobs.revokeTokens();
+    // Each instance still holds the revoked token: each search is answered 401 once.
+    for (const index of [1, 0, 2]) expect((await fleet.search(index, freshSearch())).body.errors).toBeUndefined();
+    expect(fleet.lookup.counters.tokenRequests).toBe(2);
+    expect(fleet.lookup.counters.searchRequests).toBe(3 + 3 * 2);
+  });
+
+  it('shares the refused-credentials cool-down', async () => {
+    fleet = await startFleet();
+    for (const index of [0, 1, 2]) await fleet.search(index, freshSearch());
+    fleet.lookup.knobs.revokeTokens();
+    fleet.lookup.knobs.failToken({ status: 401 }, Number.POSITIVE_INFINITY);
+    fleet.lookup.counters.reset();
+    for (const index of [0, 1, 2]) {
+      const answer = await fleet.search(index, freshSearch());
+      expect(answer.body.errors?.[0]?.extensions?.code).toBe('UPSTREAM_AUTH_FAILED');
+    }
+    expect(fleet.lookup.counters.tokenRequests).toBe(1);
+  });
+});

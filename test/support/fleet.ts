@@ -1,0 +1,130 @@
+import { EventEmitter } from 'node:events';
+import { readConfig, type GatewayConfig } from '../../src/gateway/config/gateway-config.js';
+import { createLogger } from '../../src/gateway/logger.js';
+import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
+import { startLookupService, type LookupService, type LookupServiceOptions } from '../../src/lookup-service/index.js';
+import type { Clock } from '../../src/upstream/resilience/clock.js';
+import { send, type HttpAnswer } from './http.js';
+import { startRedisServer, type RedisServer } from './redis-server.js';
+
+/** Several gateways sharing one Redis in front of one embedded lookup service, as a fleet behind a load balancer. */
+export interface Fleet {
+  lookup: LookupService;
+  redis: RedisServer;
+  gateways: RunningGateway[];
+  /** Each gateway's log lines, as written. */
+  logs: string[][];
+  /** Resolves once gateway `index` has logged `count` lines (counted from its start) containing `text`. */
+  logged(index: number, text: string, count?: number): Promise<void>;
+  /** Posts a GraphQL request to gateway `index` (round-robin past the last). */
+  post(index: number, body: unknown, headers?: Record<string, string>): Promise<HttpAnswer>;
+  /** The first `pageSize` results of a search, asked of gateway `index`. */
+  search(index: number, variables: { q: string; jurisdiction: string; after?: string }, pageSize?: number): Promise<SearchAnswer>;
+  close(): Promise<void>;
+}
+
+export interface SearchAnswer {
+  status: number;
+  body: {
+    data?: {
+      searchCompanies: { totalCount: number; stale: boolean; nodes: { name: string }[]; pageInfo: { endCursor: string | null } };
+    } | null;
+    errors?: { message: string; extensions?: { code?: string } }[];
+    extensions?: { warnings?: { code: string }[] };
+  };
+  ms: number;
+}
+
+export interface FleetOptions {
+  instances?: number;
+  gateway?: Partial<Omit<GatewayConfig, 'upstream'>>;
+  lookup?: LookupServiceOptions;
+  /** One clock for every instance's circuit breaker and token, e.g. a `manualClock()`. */
+  clock?: Clock;
+}
+
+export const SEARCH_DOCUMENT = `query Search($q: String!, $jurisdiction: CountryCode!, $pageSize: Int, $after: String) {
+  searchCompanies(q: $q, jurisdiction: $jurisdiction, pageSize: $pageSize, after: $after) {
+    totalCount stale nodes { name } pageInfo { endCursor }
+  }
+}`;
+
+export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
+  const redis = await startRedisServer();
+  const lookup = await startLookupService(options.lookup);
+  const logs: string[][] = [];
+  const lineAdded = new EventEmitter();
+  lineAdded.setMaxListeners(0);
+  const gateways: RunningGateway[] = [];
+  try {
+    for (let i = 0; i < (options.instances ?? 3); i++) {
+      const lines: string[] = [];
+      logs.push(lines);
+      const config = {
+        ...readConfig({}),
+        port: 0,
+        logLevel: 'info' as const,
+        redisUrl: new URL(redis.url),
+        // Every test client comes from 127.0.0.1, as from one proxy.
+        maxConnectionsPerAddress: 0,
+        // Three gateways and their clients in one process on a busy machine run late; a Redis deadline shorter than
+        // that lag makes an instance go on alone, which the outage test checks with the default deadline.
+        redisCommandTimeoutMs: 1_000,
+        ...options.gateway,
+      };
+      gateways.push(
+        await startGateway(
+          config,
+          { url: new URL(lookup.url), ...lookup.credentials },
+          createLogger(config.logLevel, {
+            write: (line: string) => {
+              lines.push(line);
+              lineAdded.emit('line');
+            },
+          }),
+          { clock: options.clock },
+        ),
+      );
+    }
+  } catch (error) {
+    await Promise.all(gateways.map((gateway) => gateway.close()));
+    await lookup.close();
+    await redis.stop();
+    throw error;
+  }
+  const post = (index: number, body: unknown, headers: Record<string, string> = {}) =>
+    send(gateways[index % gateways.length]!.graphqlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
+      body: JSON.stringify(body),
+    });
+  return {
+    lookup,
+    redis,
+    gateways,
+    logs,
+    logged(index, text, count = 1) {
+      const enough = () => logs[index]!.filter((line) => line.includes(text)).length >= count;
+      if (enough()) return Promise.resolve();
+      return new Promise((resolve) => {
+        const check = () => {
+          if (!enough()) return;
+          lineAdded.off('line', check);
+          resolve();
+        };
+        lineAdded.on('line', check);
+      });
+    },
+    post,
+    async search(index, variables, pageSize = 5) {
+      const started = performance.now();
+      const answer = await post(index, { query: SEARCH_DOCUMENT, variables: { ...variables, pageSize } });
+      return { status: answer.status, body: JSON.parse(answer.text), ms: performance.now() - started };
+    },
+    async close() {
+      await Promise.all(gateways.map((gateway) => gateway.close()));
+      await lookup.close();
+      await redis.stop();
+    },
+  };
+}

@@ -1,0 +1,107 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+
+/** A redis-server this test started on a loopback port, run by its PID. */
+export interface RedisServer {
+  /** `redis://127.0.0.1:PORT` (with the password, when one was set). */
+  readonly url: string;
+  readonly pid: number;
+  /** SIGSTOP: connections stay open and nothing is answered, as with a hung server. */
+  freeze(): void;
+  /** SIGCONT after freeze(). */
+  thaw(): void;
+  /** SIGKILL, and waits for it to be gone: connections are reset, the port refuses. */
+  kill(): Promise<void>;
+  /** Starts it again, empty, on the same port. */
+  restart(): Promise<void>;
+  /** Stops it whatever its state; the end of a test. */
+  stop(): Promise<void>;
+}
+
+export interface RedisServerOptions {
+  /** requirepass: clients must AUTH with it. */
+  password?: string;
+}
+
+const START_TIMEOUT_MS = 15_000;
+
+/** A port nothing listens on now (small race: redis-server binds it right after, and a clash is retried). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Starts redis-server on `port` and resolves when it says it accepts connections; rejects if it exits first. */
+async function spawnOn(port: number, options: RedisServerOptions): Promise<ChildProcess> {
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'notice'];
+  if (options.password !== undefined) args.push('--requirepass', options.password);
+  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`redis-server did not start within ${START_TIMEOUT_MS} ms:\n${output}`)),
+      START_TIMEOUT_MS,
+    );
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited (${code}) before it was ready:\n${output}`));
+    });
+  });
+  // Its later output is not read: drained, so a chatty server never blocks on a full pipe.
+  child.stdout?.resume();
+  child.stderr?.resume();
+  return child;
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGKILL');
+  await exited;
+}
+
+/** Debian's redis-server on a free loopback port, without persistence, stopped by the test with stop(). */
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
+  let port = 0;
+  let child: ChildProcess | undefined;
+  for (let attempt = 0; child === undefined; attempt++) {
+    port = await freePort();
+    try {
+      child = await spawnOn(port, options);
+    } catch (error) {
+      if (attempt >= 4) throw error;
+    }
+  }
+  let current: ChildProcess = child;
+  const auth = options.password === undefined ? '' : `:${encodeURIComponent(options.password)}@`;
+  return {
+    url: `redis://${auth}127.0.0.1:${port}`,
+    get pid() {
+      return current.pid ?? 0;
+    },
+    freeze: () => current.kill('SIGSTOP'),
+    thaw: () => current.kill('SIGCONT'),
+    kill: () => stopChild(current),
+    async restart() {
+      await stopChild(current);
+      current = await spawnOn(port, options);
+    },
+    stop: () => stopChild(current),
+  };
+}
