@@ -1,3 +1,4 @@
+import type { UpstreamStatus } from './observer.js';
 import type { Deadline } from './resilience/deadline.js';
 import { SearchCall, type SearchCallOptions } from './search-call.js';
 import { type CompanyLookup, type SearchCacheOptions, type SearchPage, type SearchPageRequest, SearchWindows } from './search-windows.js';
@@ -21,6 +22,7 @@ export class UpstreamClient {
       cache: options.cache,
       pageParam: options.pageParam,
       log: options.log,
+      observer: options.observer,
       fetchWindow: (request) => this.#call.fetchWindow(request),
     });
   }
@@ -36,6 +38,16 @@ export class UpstreamClient {
   /** Bytes the search cache holds now, as its bound counts them. */
   get cacheBytes(): number {
     return this.#windows.bytes;
+  }
+
+  /** Asks for the service token now, so that refused credentials show at start rather than at the first search. */
+  fetchToken(): Promise<void> {
+    return this.#call.fetchToken();
+  }
+
+  /** The circuit, the call slots and the token as they are now. */
+  status(): UpstreamStatus {
+    return this.#call.status();
   }
 
   close(): Promise<void> {

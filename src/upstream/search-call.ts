@@ -2,6 +2,7 @@ import { setTimeout as pause } from 'node:timers/promises';
 import { UpstreamAuthError } from '../errors/upstream-errors.js';
 import { reportFailure, type UpstreamLog } from './log.js';
 import type { Clock } from './resilience/clock.js';
+import { NO_UPSTREAM_OBSERVER, type UpstreamObserver, type UpstreamStatus } from './observer.js';
 import { retryDelay, type RetryPolicy } from './resilience/retry-policy.js';
 import type { SearchQuery } from './search-query.js';
 import { readWindow, type WindowReading } from './window-reading.js';
@@ -32,7 +33,7 @@ export interface SearchCallOptions {
    * window of each search can be asked for.
    */
   pageParam: string | undefined;
-  http: Omit<UpstreamHttpOptions, 'baseUrl' | 'log' | 'clock'>;
+  http: Omit<UpstreamHttpOptions, 'baseUrl' | 'log' | 'clock' | 'observer'>;
   retry: RetryPolicy;
   /**
    * How long one upstream fetch, shared by every request waiting for it, may
@@ -46,6 +47,8 @@ export interface SearchCallOptions {
   log: UpstreamLog;
   /** Time for the circuit breaker and the token; tests move it on instead of sleeping. */
   clock?: Clock | undefined;
+  /** Told of every call, retry, held-back call and token renewal; none by default. */
+  observer?: UpstreamObserver | undefined;
 }
 
 /**
@@ -61,7 +64,8 @@ export class SearchCall {
 
   constructor(options: SearchCallOptions) {
     this.#options = options;
-    this.#http = new UpstreamHttp({ baseUrl: options.baseUrl, ...options.http, log: options.log, clock: options.clock });
+    const { observer } = options;
+    this.#http = new UpstreamHttp({ baseUrl: options.baseUrl, ...options.http, log: options.log, clock: options.clock, observer });
     this.#tokens = new TokenManager(this.#http, {
       credentials: options.credentials,
       callTimeoutMs: options.callTimeoutMs,
@@ -69,6 +73,7 @@ export class SearchCall {
       lifetime: options.tokenLifetime,
       log: options.log,
       clock: options.clock,
+      observer,
     });
     this.#reading = { log: options.log, redact: (text) => this.#tokens.redact(text), pageSize: UPSTREAM_MAX_PAGE_SIZE };
   }
@@ -93,9 +98,19 @@ export class SearchCall {
           retry: retry + 1,
           delayMs: Math.round(delayMs),
         });
+        (this.#options.observer ?? NO_UPSTREAM_OBSERVER).retry(SEARCH_ENDPOINT);
         await pause(delayMs);
       }
     }
+  }
+
+  /** Gets a token now if none is held; rejects as a search would. */
+  async fetchToken(): Promise<void> {
+    await this.#tokens.getToken();
+  }
+
+  status(): UpstreamStatus {
+    return { ...this.#http.status(), token: this.#tokens.status() };
   }
 
   close(): Promise<void> {

@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Company } from './company.js';
 import { UpstreamError, type UpstreamErrorCode, UpstreamRejectedQueryError } from '../errors/upstream-errors.js';
 import { reportFailure, type UpstreamLog } from './log.js';
+import { NO_UPSTREAM_OBSERVER, type UpstreamObserver } from './observer.js';
 import { type Deadline, waitWithin } from './resilience/deadline.js';
 import { SEARCH_ENDPOINT, UPSTREAM_MAX_PAGE_SIZE, type WindowRequest } from './search-call.js';
 import { normalizeSearchQuery, type SearchQuery } from './search-query.js';
@@ -23,6 +24,7 @@ export interface SearchWindowsOptions {
   /** Whether the upstream pages: without a page parameter, only the first window of each search can be paged through. */
   pageParam: string | undefined;
   log: UpstreamLog;
+  observer?: UpstreamObserver | undefined;
   /** Fetches one window from the upstream; one call at a time per window, shared by all who wait for it. */
   fetchWindow: (request: WindowRequest) => Promise<SearchWindow>;
 }
@@ -89,9 +91,13 @@ function isFull(window: SearchWindow): boolean {
 export class SearchWindows {
   readonly #windows: LRUCache<string, SearchWindow, WindowRequest>;
   readonly #options: SearchWindowsOptions;
+  readonly #observer: UpstreamObserver;
+  /** Keys being fetched now: a lookup that finds its key here joins that fetch rather than starting one. */
+  readonly #fetching = new Set<string>();
 
   constructor(options: SearchWindowsOptions) {
     this.#options = options;
+    this.#observer = options.observer ?? NO_UPSTREAM_OBSERVER;
     const { ttlMs, staleWhileRevalidateMs, staleIfErrorMs, maxBytes } = options.cache;
     this.#windows = new LRUCache<string, SearchWindow, WindowRequest>({
       maxSize: maxBytes,
@@ -105,13 +111,18 @@ export class SearchWindows {
       // A failed refresh keeps the old window for stale-if-error.
       noDeleteOnFetchRejection: true,
       ignoreFetchAbort: true,
-      fetchMethod: (_key, stale, { context, options: fetchOptions }) =>
-        options.fetchWindow(context).catch((error: unknown) => {
-          // Every request waiting for this fetch gets its error; the log gets it once, here.
-          const background = stale !== undefined && fetchOptions.allowStale;
-          reportFailure(options.log, error, background ? 'Background refresh of a stale search failed' : 'Search failed');
-          throw error;
-        }),
+      fetchMethod: (key, stale, { context, options: fetchOptions }) => {
+        this.#fetching.add(key);
+        return options
+          .fetchWindow(context)
+          .catch((error: unknown) => {
+            // Every request waiting for this fetch gets its error; the log gets it once, here.
+            const background = stale !== undefined && fetchOptions.allowStale;
+            reportFailure(options.log, error, background ? 'Background refresh of a stale search failed' : 'Search failed');
+            throw error;
+          })
+          .finally(() => this.#fetching.delete(key));
+      },
     });
   }
 
@@ -221,11 +232,16 @@ export class SearchWindows {
     const { ttlMs, staleWhileRevalidateMs } = this.#options.cache;
     const cached = this.#windows.get(key);
     const ageMs = cached ? Date.now() - cached.fetchedAt : Number.POSITIVE_INFINITY;
-    if (cached && ageMs <= ttlMs) return { window: cached };
+    if (cached && ageMs <= ttlMs) {
+      this.#observer.windowLookup('fresh');
+      return { window: cached };
+    }
     if (cached && ageMs <= ttlMs + staleWhileRevalidateMs) {
+      this.#observer.windowLookup('stale_while_revalidate');
       void this.#windows.fetch(key, { context: request, forceRefresh: true, allowStale: true });
       return { window: cached };
     }
+    const joined = this.#fetching.has(key);
     try {
       const window = await waitWithin(
         () => this.#windows.fetch(key, { context: request, forceRefresh: true }),
@@ -233,10 +249,15 @@ export class SearchWindows {
         `GET ${SEARCH_ENDPOINT}`,
       );
       if (!window) throw new Error(`Search cache returned no window for ${SEARCH_ENDPOINT}`);
+      this.#observer.windowLookup(joined ? 'joined' : 'miss');
       return { window };
     } catch (error) {
       // The cache itself drops a window past TTL + stale-if-error, so any window it still holds may stand in.
-      if (cached === undefined || !(error instanceof UpstreamError) || error instanceof UpstreamRejectedQueryError) throw error;
+      if (cached === undefined || !(error instanceof UpstreamError) || error instanceof UpstreamRejectedQueryError) {
+        this.#observer.windowLookup(joined ? 'joined' : 'miss');
+        throw error;
+      }
+      this.#observer.windowLookup('stale_if_error');
       // Each failed call is logged where it fails; one line per stale answer would flood an outage's logs.
       this.#options.log.debug({ code: error.code, ageMs }, 'Upstream failed; serving a stale search window');
       return { window: cached, failure: error };

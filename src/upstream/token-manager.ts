@@ -1,6 +1,7 @@
 import { UpstreamAuthError, UpstreamTransientError } from '../errors/upstream-errors.js';
 import { errorForStatus } from './status-error.js';
 import { reportFailure, type UpstreamLog } from './log.js';
+import { NO_UPSTREAM_OBSERVER, type TokenRenewalTrigger, type TokenStatus, type UpstreamObserver } from './observer.js';
 import { systemClock, type Clock } from './resilience/clock.js';
 import { exponentialDelay, FailureBackoff } from './resilience/failure-backoff.js';
 import { type ClientCredentials, TOKEN_ENDPOINT, tokenRequestFields } from './token-request.js';
@@ -36,6 +37,7 @@ export interface TokenManagerOptions {
   lifetime: TokenLifetime;
   log: UpstreamLog;
   clock?: Clock | undefined;
+  observer?: UpstreamObserver | undefined;
 }
 
 interface ServiceToken {
@@ -59,6 +61,10 @@ export class TokenManager {
   readonly #backoff: FailureBackoff<unknown>;
   #token: ServiceToken | undefined;
   #pending: Promise<ServiceToken> | undefined;
+  /** Whether the token was dropped after a search was answered 401 with it. */
+  #dropped = false;
+  /** The last failure to get a token, until a token is had again: what a probe reports. */
+  #lastFailure: unknown;
   /** The last few tokens issued: one may still be in flight after a renewal. */
   readonly #recentTokens: string[] = [];
 
@@ -82,7 +88,17 @@ export class TokenManager {
       if (now >= token.refreshAt) this.#renewEarly();
       return token.value;
     }
-    return (await this.#renew()).value;
+    return (await this.#renew(token ? 'expired' : this.#dropped ? 'refused' : 'initial')).value;
+  }
+
+  /** What a probe reports of the token, by the clock: whether one is held, and why not. */
+  status(): TokenStatus {
+    const token = this.#token;
+    const expiresAt = token?.expiresAt;
+    if (token && this.#clock() < token.expiresAt) return { state: 'valid', expiresAt };
+    if (this.#lastFailure !== undefined)
+      return { state: this.#lastFailure instanceof UpstreamAuthError ? 'refused' : 'failing', expiresAt };
+    return { state: token ? 'expired' : 'none', expiresAt };
   }
 
   /**
@@ -105,7 +121,9 @@ export class TokenManager {
 
   /** Forgets `token` after the upstream refused it; a newer token is kept. */
   invalidate(token: string): void {
-    if (this.#token?.value === token) this.#token = undefined;
+    if (this.#token?.value !== token) return;
+    this.#token = undefined;
+    this.#dropped = true;
   }
 
   /**
@@ -117,31 +135,42 @@ export class TokenManager {
     // Searches made while a renewal runs share it.
     if (this.#pending || this.#backoff.held()) return;
     // The failure is logged and held in #renew; the current token stays in use.
-    this.#renew().catch(() => {});
+    this.#renew('early').catch(() => {});
   }
 
-  #renew(): Promise<ServiceToken> {
+  #renew(trigger: TokenRenewalTrigger): Promise<ServiceToken> {
     const held = this.#backoff.held();
     if (held) return Promise.reject(held);
-    this.#pending ??= this.#requestToken()
+    this.#pending ??= this.#startRenewal(trigger);
+    return this.#pending;
+  }
+
+  /** The one token request in flight; the renewals that join it are not counted again. */
+  #startRenewal(trigger: TokenRenewalTrigger): Promise<ServiceToken> {
+    const observer = this.#options.observer ?? NO_UPSTREAM_OBSERVER;
+    return this.#requestToken()
       .then((token) => {
+        observer.tokenRenewal(trigger, 'success');
         this.#backoff.succeed();
+        this.#dropped = false;
+        this.#lastFailure = undefined;
         this.#recentTokens.unshift(token.value);
         this.#recentTokens.length = Math.min(this.#recentTokens.length, RECENT_TOKENS_KEPT);
         this.#token = token;
         return token;
       })
       .catch((error: unknown) => {
+        observer.tokenRenewal(trigger, error instanceof UpstreamAuthError ? 'credentials_refused' : 'failure');
         this.#fail(error);
         throw error;
       })
       .finally(() => (this.#pending = undefined));
-    return this.#pending;
   }
 
   /** One failure, of whatever kind: held back and logged once, however many callers were waiting for it. */
   #fail(error: unknown): void {
     const waitMs = this.#backoff.fail(error);
+    this.#lastFailure = error;
     const { log } = this.#options;
     if (error instanceof UpstreamAuthError) {
       reportFailure(log, error, 'Company lookup service refused the client credentials; not asking again during the cool-down', { waitMs });

@@ -1,7 +1,14 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
-import { UpstreamBadResponseError, UpstreamTimeoutError, UpstreamUnavailableError } from '../errors/upstream-errors.js';
+import {
+  UpstreamBadResponseError,
+  UpstreamCircuitOpenError,
+  UpstreamRateLimitHoldError,
+  UpstreamTimeoutError,
+  UpstreamUnavailableError,
+} from '../errors/upstream-errors.js';
 import type { UpstreamLog } from './log.js';
+import { NO_UPSTREAM_OBSERVER, statusClassOf, type UpstreamCallOutcome, type UpstreamObserver, type UpstreamStatus } from './observer.js';
 import { CircuitBreaker } from './resilience/circuit-breaker.js';
 import { ConcurrencyLimit } from './resilience/concurrency-limit.js';
 import { systemClock, type Clock } from './resilience/clock.js';
@@ -23,6 +30,7 @@ export interface UpstreamHttpOptions {
   maxRetryAfterMs: number;
   log: UpstreamLog;
   clock?: Clock | undefined;
+  observer?: UpstreamObserver | undefined;
 }
 
 export interface UpstreamRequest {
@@ -68,8 +76,10 @@ export class UpstreamHttp {
   readonly #breaker: CircuitBreaker;
   readonly #maxRetryAfterMs: number;
   readonly #clock: Clock;
+  readonly #observer: UpstreamObserver;
 
   constructor(options: UpstreamHttpOptions) {
+    this.#observer = options.observer ?? NO_UPSTREAM_OBSERVER;
     this.#basePath = options.baseUrl.pathname.replace(/\/+$/, '');
     this.#limit = new ConcurrencyLimit(options.maxInFlight);
     this.#maxRetryAfterMs = options.maxRetryAfterMs;
@@ -100,10 +110,18 @@ export class UpstreamHttp {
   async request<T>(request: UpstreamRequest, expiresAt: number, read: (response: UpstreamResponse) => T): Promise<T> {
     const where = `${request.method} ${request.endpoint}`;
     const search = request.query ? `?${new URLSearchParams(request.query)}` : '';
-    const release = await this.#limit.acquire(expiresAt, where);
-    let call: Promise<Exchanged>;
+    const observer = this.#observer;
+    const waitStart = performance.now();
+    let release: () => void;
     try {
-      this.#breaker.admit(where);
+      release = await this.#limit.acquire(expiresAt, where);
+    } finally {
+      observer.slotWait((performance.now() - waitStart) / 1000);
+    }
+    let call: Promise<Exchanged>;
+    const startedAt = performance.now();
+    try {
+      this.#admit(where);
       // The slot comes back when undici is done with the call, not when its caller stops
       // waiting: a call answered at its deadline may still sit in the pool's queue.
       call = exchange(
@@ -127,22 +145,45 @@ export class UpstreamHttp {
       };
     } catch (error) {
       this.#breaker.recordFailure();
-      throw error instanceof UpstreamTimeoutError ? error : describeTransportError(error, where);
+      const failure = error instanceof UpstreamTimeoutError ? error : describeTransportError(error, where);
+      observer.call(request.endpoint, 'none', transportOutcome(failure), (performance.now() - startedAt) / 1000);
+      throw failure;
     }
+    const statusClass = statusClassOf(response.status);
+    const answeredAt = performance.now();
     if (response.status >= 500 || response.status === 429) {
       this.#breaker.recordFailure({ rateLimited: response.status === 429, retryAfterMs: response.retryAfterMs });
+      observer.call(request.endpoint, statusClass, 'http_error', (answeredAt - startedAt) / 1000);
       return read(response);
     }
     let result: T;
     try {
       result = read(response);
     } catch (error) {
-      if (error instanceof UpstreamBadResponseError) this.#breaker.recordFailure();
+      const badResponse = error instanceof UpstreamBadResponseError;
+      if (badResponse) this.#breaker.recordFailure();
       else this.#breaker.recordSuccess();
+      observer.call(request.endpoint, statusClass, badResponse ? 'bad_response' : 'http_error', (answeredAt - startedAt) / 1000);
       throw error;
     }
     this.#breaker.recordSuccess();
+    observer.call(request.endpoint, statusClass, response.status >= 400 ? 'http_error' : 'success', (answeredAt - startedAt) / 1000);
     return result;
+  }
+
+  /** The circuit breaker's and the call slots' state now. */
+  status(): Omit<UpstreamStatus, 'token'> {
+    return { circuit: this.#breaker.state, callsInFlight: this.#limit.inFlight, callsWaiting: this.#limit.waiting };
+  }
+
+  #admit(where: string): void {
+    try {
+      this.#breaker.admit(where);
+    } catch (error) {
+      if (error instanceof UpstreamRateLimitHoldError) this.#observer.heldBack('rate_limited');
+      else if (error instanceof UpstreamCircuitOpenError) this.#observer.heldBack('circuit_open');
+      throw error;
+    }
   }
 
   close(): Promise<void> {
@@ -209,6 +250,13 @@ function exchange(
       },
     });
   });
+}
+
+function transportOutcome(error: unknown): UpstreamCallOutcome {
+  if (error instanceof UpstreamTimeoutError) return 'timeout';
+  if (error instanceof UpstreamUnavailableError) return 'connection_error';
+  if (error instanceof UpstreamBadResponseError) return 'bad_response';
+  return 'error';
 }
 
 function describeTransportError(error: unknown, where: string): unknown {

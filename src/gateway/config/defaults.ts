@@ -63,3 +63,7 @@ export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 export const DEFAULT_RATE_LIMIT_BURST = 100;
 export const DEFAULT_RATE_LIMIT_MAX_CLIENTS = 10_000;
 export const DEFAULT_TRUSTED_PROXY_COUNT = 0;
+export const DEFAULT_METRICS_HOST = '127.0.0.1';
+/** In production, long enough for a load balancer probing every 2 s to see /ready fail twice; elsewhere a stop is not held up. */
+export const DEFAULT_SHUTDOWN_DRAIN_DELAY_MS = 0;
+export const DEFAULT_PRODUCTION_SHUTDOWN_DRAIN_DELAY_MS = 5_000;

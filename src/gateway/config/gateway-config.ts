@@ -6,6 +6,7 @@ import { type Env, EnvReader } from './env-reader.js';
 import { type GraphqlSettings, readGraphqlSettings } from './graphql-settings.js';
 import type { LogLevel } from '../logger.js';
 import { type RateLimitSettings, type RequestLimitSettings, readRateLimits, readRequestLimits } from './limits-settings.js';
+import { type ObservabilitySettings, readObservabilitySettings } from './observability-settings.js';
 import { readLogLevel, readServerSettings, type ServerSettings } from './server-settings.js';
 import { readUpstreamSettings, type UpstreamSettings } from './upstream-settings.js';
 
@@ -23,7 +24,8 @@ export interface GatewayConfig
     GraphqlSettings,
     RequestLimitSettings,
     CorsSettings,
-    RateLimitSettings {
+    RateLimitSettings,
+    ObservabilitySettings {
   logLevel: LogLevel;
   /** NODE_ENV=production: masked errors without stack traces, no field suggestions, GraphiQL and introspection off unless set. */
   production: boolean;
@@ -55,6 +57,7 @@ export function readConfig(env: Env = process.env): GatewayConfig {
     ...readRequestLimits(reader),
     ...readCorsSettings(reader),
     ...readRateLimits(reader),
+    ...readObservabilitySettings(reader, production, server.port),
     logLevel: readLogLevel(reader),
   };
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);

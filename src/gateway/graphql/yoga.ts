@@ -1,4 +1,4 @@
-import { createYoga } from 'graphql-yoga';
+import { createYoga, type Plugin } from 'graphql-yoga';
 import { UNEXPECTED_ERROR_MESSAGE } from '../../errors/internal-error.js';
 import type { GatewayContext, SearchLimits } from '../../schema/context.js';
 import { schema } from '../../schema/index.js';
@@ -13,6 +13,7 @@ import { DOCUMENT_ID_PARAM } from './use-trusted-documents.js';
 import { protectionPlugins, type YogaProtection } from './protection-plugins.js';
 import type { GatewayServerContext } from './server-context.js';
 import { useDocumentCache } from './use-document-cache.js';
+import { useRequestId } from './use-request-id.js';
 import { useResponseNotes } from './use-response-notes.js';
 import { useVariableErrorCodes } from './use-variable-error-codes.js';
 
@@ -25,12 +26,14 @@ export interface GatewayOptions {
   protection: YogaProtection;
   /** Parsed documents kept for reuse, within their share of CACHE_MAX_BYTES. */
   documents: DocumentCache;
+  /** Plugins that watch without changing answers, such as metrics. */
+  observers?: Plugin[];
 }
 
 export type Gateway = ReturnType<typeof createGateway>;
 
 /** The GraphQL gateway as a request handler; `../server.ts` puts it on a port. */
-export function createGateway({ upstream, limits, requestDeadlineMs, logger, protection, documents }: GatewayOptions) {
+export function createGateway({ upstream, limits, requestDeadlineMs, logger, protection, documents, observers = [] }: GatewayOptions) {
   return createYoga<GatewayServerContext, GatewayContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -43,7 +46,14 @@ export function createGateway({ upstream, limits, requestDeadlineMs, logger, pro
       deadline: deadlineIn(requestDeadlineMs, request.signal),
       notes: new ResponseNotes(),
     }),
-    plugins: [useResponseNotes(), useVariableErrorCodes(), ...protectionPlugins(protection), useDocumentCache({ cache: documents })],
+    plugins: [
+      useResponseNotes(),
+      useVariableErrorCodes(),
+      ...protectionPlugins(protection),
+      useDocumentCache({ cache: documents }),
+      useRequestId(),
+      ...observers,
+    ],
     // Bounded by bytes; Yoga's default is 1,024 documents whatever their size. Validation results go with their document.
     parserAndValidationCache: { documentCache: documents, errorCache: NO_PARSE_ERROR_CACHE },
     // GraphiQL is served in front of Yoga (../graphiql/), compressed and cacheable.
