@@ -77,6 +77,9 @@ const BAD_VALUES: Record<string, BadValue> = {
   RATE_LIMIT_MAX_CLIENTS: NUMBER,
   TRUSTED_PROXY_COUNT: NUMBER,
   LOG_LEVEL: { value: 'loud' },
+  METRICS_PORT: NUMBER,
+  METRICS_HOST: { value: 'metrics host' },
+  SHUTDOWN_DRAIN_DELAY_MS: NUMBER,
 };
 
 /** Whether the setting is one way of deciding who may call the gateway, which production requires. */

@@ -69,7 +69,12 @@ describe('request body size', () => {
     const response = await post({}, big);
     expect(response.status).toBe(413);
     expect(JSON.parse(response.text)).toEqual({
-      errors: [{ message: 'The request body is larger than 2048 bytes; send a smaller one', extensions: { code: 'PAYLOAD_TOO_LARGE' } }],
+      errors: [
+        {
+          message: 'The request body is larger than 2048 bytes; send a smaller one',
+          extensions: { requestId: expect.any(String), code: 'PAYLOAD_TOO_LARGE' },
+        },
+      ],
     });
     expectNoUpstreamCall(stack);
   });
@@ -140,7 +145,7 @@ describe('batching and the rate limit', () => {
           {
             message:
               'A batch may hold at most 3 operations here: each counts against the rate limit, and RATE_LIMIT_BURST is 3; send fewer operations per batch',
-            extensions: { code: 'PAYLOAD_TOO_LARGE' },
+            extensions: { requestId: expect.any(String), code: 'PAYLOAD_TOO_LARGE' },
           },
         ],
       });
@@ -199,7 +204,7 @@ describe('CSRF prevention', () => {
         {
           message:
             "Cross-site requests from https://evil.example are refused: it is not in CORS_ALLOWED_ORIGINS; call from an allowed origin, or ask the gateway's operators to add it",
-          extensions: { code: 'CROSS_SITE_REQUEST_REFUSED' },
+          extensions: { requestId: expect.any(String), code: 'CROSS_SITE_REQUEST_REFUSED' },
         },
       ],
     });
