@@ -6,6 +6,8 @@ export const METRICS_PATH = '/metrics';
 
 /** A scraper is on the same network and quick; one that hangs is let go. */
 const METRICS_REQUEST_TIMEOUT_MS = 10_000;
+/** Prometheus keeps one connection per target; a few more allow a person with curl, not a flood. */
+const METRICS_MAX_CONNECTIONS = 16;
 
 export interface MetricsServer {
   /** e.g. `http://127.0.0.1:9464/metrics` */
@@ -19,6 +21,9 @@ export interface MetricsServer {
  * rate limited) is for operators. Anything else is 404.
  */
 export async function startMetricsServer(metrics: GatewayMetrics, host: string, port: number): Promise<MetricsServer> {
+  // Scrapes that arrive while one is being written share it: a burst of them costs one exposition.
+  let pending: Promise<string> | undefined;
+  const exposition = () => (pending ??= metrics.exposition().finally(() => (pending = undefined)));
   const server = createServer(
     { headersTimeout: METRICS_REQUEST_TIMEOUT_MS, requestTimeout: METRICS_REQUEST_TIMEOUT_MS },
     (request, response) => {
@@ -27,12 +32,13 @@ export async function startMetricsServer(metrics: GatewayMetrics, host: string, 
         response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found: metrics are at GET /metrics\n');
         return;
       }
-      metrics.exposition().then(
+      exposition().then(
         (text) => response.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store' }).end(text),
         (error: unknown) => response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(`${String(error)}\n`),
       );
     },
   );
+  server.maxConnections = METRICS_MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

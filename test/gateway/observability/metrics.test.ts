@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { send } from '../../support/http.js';
 import { changes, moved, promtoolProblems, scrape } from '../../support/metrics.js';
 import { startStack, type Stack } from '../../support/stack.js';
 
@@ -116,6 +117,8 @@ describe('GET /metrics', () => {
 
   it('is never served on the public port', async () => {
     expect((await stack.get('/metrics')).status).toBe(404);
+    expect((await send(metricsUrl.replace(/\/metrics$/, '/graphql'))).status).toBe(404);
+    expect((await send(metricsUrl, { method: 'POST' })).status).toBe(404);
     expect(new URL(metricsUrl).port).not.toBe(new URL(stack.gateway.url).port);
   });
 });
