@@ -56,6 +56,21 @@ describe('GET /metrics', () => {
     });
   });
 
+  it('counts a window lookup that joins a fetch already in flight', async () => {
+    const before = await scrape(metricsUrl);
+    const twice =
+      '{ a: searchCompanies(q: "joined", jurisdiction: "GB", first: 1) { totalCount } b: searchCompanies(q: "joined", jurisdiction: "GB", first: 2) { totalCount } }';
+    expect((await stack.post({ query: twice })).status).toBe(200);
+    const after = await scrape(metricsUrl);
+    expect(moved(before, after, 'csg_cache_lookups_total{level="upstream_window"')).toEqual({
+      'csg_cache_lookups_total{level="upstream_window",result="miss"}': 1,
+      'csg_cache_lookups_total{level="upstream_window",result="joined"}': 1,
+    });
+    expect(moved(before, after, 'csg_upstream_calls_total')).toEqual({
+      'csg_upstream_calls_total{endpoint="/v1/company/search",status_class="2xx",outcome="success"}': 1,
+    });
+  });
+
   it('counts a refusal by its code, and a GraphQL error by its code', async () => {
     const before = await scrape(metricsUrl);
     expect((await stack.post(search('x'), { 'content-type': 'application/xml' })).status).toBe(415);
