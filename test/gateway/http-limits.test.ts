@@ -275,7 +275,7 @@ describe('CORS', () => {
   it('lets an allowed origin read answers, refusals included, and no other origin', async () => {
     const allowed = await post({ origin: APP });
     expect(allowed.headers['access-control-allow-origin']).toBe(APP);
-    expect(allowed.headers['access-control-expose-headers']).toBe('retry-after, www-authenticate');
+    expect(allowed.headers['access-control-expose-headers']).toBe('retry-after, www-authenticate, x-request-id');
     const refused = await post({ origin: APP }, JSON.stringify({ query: `{ __typename } # ${'x'.repeat(3_000)}` }));
     expect(refused.status).toBe(413);
     expect(refused.headers['access-control-allow-origin']).toBe(APP);
@@ -286,7 +286,7 @@ describe('CORS', () => {
 
   it('with *, lets every origin read answers, the same for all, so without Vary', () => {
     const any = createCorsPolicy(['*']);
-    const readable = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'retry-after, www-authenticate' };
+    const readable = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'retry-after, www-authenticate, x-request-id' };
     expect(any.headers('https://anywhere.example')).toEqual(readable);
     expect(any.headers(undefined)).toEqual({});
     expect(any.preflightHeaders('https://anywhere.example')).toEqual({
