@@ -26,7 +26,7 @@ import { createGraphiqlResponder, type GraphiqlResponder } from './graphiql/grap
 import { GraphiqlUnavailableError } from '../errors/http-refusals.js';
 import { systemClock } from '../upstream/resilience/clock.js';
 import { GatewayMetrics } from './observability/metrics.js';
-import { type MetricsServer, startMetricsServer } from './observability/metrics-server.js';
+import { startMetricsServer } from './observability/metrics-server.js';
 import { ObservedResponse, REQUEST_ID_HEADER, requestIdFrom } from './observability/observed-response.js';
 import { Readiness } from './observability/readiness.js';
 import { fetchTokenAtStart } from './observability/token-at-start.js';
@@ -226,15 +226,20 @@ export async function startGateway(
   const { address, port } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
   const url = `http://${host}:${port}`;
-  let metricsServer: MetricsServer | undefined;
-  if (metrics) {
-    metrics.readFrom({
-      upstream: () => upstream.status(),
-      cacheBytes: () => ({ upstream_windows: upstream.cacheBytes, responses: responseCache?.bytes ?? 0, documents: documents.bytes }),
-      clock,
-    });
-    metricsServer = await startMetricsServer(metrics, config.metricsHost, config.metricsPort!);
-  }
+  // Gauges read the state they show when scraped; started after the public server, so a scrape finds everything in place.
+  metrics?.readFrom({
+    upstream: () => upstream.status(),
+    cacheBytes: () => ({ upstream_windows: upstream.cacheBytes, responses: responseCache?.bytes ?? 0, documents: documents.bytes }),
+    clock,
+  });
+  const metricsServer =
+    metrics &&
+    (await startMetricsServer(metrics, config.metricsHost, config.metricsPort!).catch(async (error: unknown) => {
+      // METRICS_PORT taken: the gateway does not start half-way, holding its public port.
+      server.close();
+      await upstream.close();
+      throw error;
+    }));
   const tokenAtStart = options.tokenAtStart === false ? Promise.resolve() : fetchTokenAtStart(upstream, target.clientId, logger);
 
   return {

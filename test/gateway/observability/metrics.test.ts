@@ -1,5 +1,10 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send } from '../../support/http.js';
+import { readConfig } from '../../../src/gateway/config/gateway-config.js';
+import { createLogger } from '../../../src/gateway/logger.js';
+import { startGateway } from '../../../src/gateway/server.js';
 import { changes, moved, promtoolProblems, scrape } from '../../support/metrics.js';
 import { startStack, type Stack } from '../../support/stack.js';
 
@@ -148,3 +153,31 @@ describe('without METRICS_PORT', () => {
     }
   });
 });
+
+describe('a METRICS_PORT already taken', () => {
+  it('fails the start and leaves the public port free', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const metricsPort = (taken.address() as AddressInfo).port;
+    const publicPort = await freePort();
+    try {
+      const config = { ...readConfig({}), port: publicPort, metricsPort, logLevel: 'silent' as const };
+      const upstream = { url: new URL('http://127.0.0.1:9'), clientId: 'id', clientSecret: 'secret' };
+      await expect(startGateway(config, upstream, createLogger('silent'), { tokenAtStart: false })).rejects.toThrow(/EADDRINUSE/);
+      const again = createServer();
+      await new Promise<void>((resolve, reject) => again.once('error', reject).listen(publicPort, '127.0.0.1', resolve));
+      await new Promise((resolve) => again.close(resolve));
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+});
+
+/** A port nothing listens on now, found by listening on port 0 and closing. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
