@@ -62,17 +62,18 @@ function register(registry: Registry, metric: Exported): void {
 /**
  * A counter with fixed label values. Families of one label (or none) show
  * every value from the start, at 0, so that `rate()` sees the first
- * increment; wider ones show only the combinations that happened.
+ * increment; wider ones, and those made with `zeroes: false` (one label of
+ * many values, such as error codes), show only the values that happened.
  */
 export class CounterFamily {
   readonly #tree: CellTree<Cell>;
   readonly #depth: number;
 
-  constructor(registry: Registry, name: string, help: string, labels: LabelSpec = []) {
+  constructor(registry: Registry, name: string, help: string, labels: LabelSpec = [], { zeroes = labels.length <= 1 } = {}) {
     const { tree, all } = cellsOf<Cell>(labels, (chosen) => ({ labels: chosen, value: 0 }));
     this.#tree = tree;
     this.#depth = labels.length;
-    const everyValue = labels.length <= 1;
+    const everyValue = zeroes;
     register(registry, {
       name,
       help,

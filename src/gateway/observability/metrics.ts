@@ -83,6 +83,7 @@ export class GatewayMetrics implements UpstreamObserver {
       `${PREFIX}http_refusals_total`,
       'HTTP requests refused in front of GraphQL (and requests Node could not read), by error code.',
       [['code', CODES]],
+      { zeroes: false },
     );
     this.#requestSeconds = new HistogramFamily(
       r,
@@ -98,7 +99,9 @@ export class GatewayMetrics implements UpstreamObserver {
       PHASE_SECONDS,
       [['phase', GRAPHQL_PHASES]],
     );
-    this.#graphqlErrors = new CounterFamily(r, `${PREFIX}graphql_errors_total`, 'Errors in GraphQL answers, by code.', [['code', CODES]]);
+    this.#graphqlErrors = new CounterFamily(r, `${PREFIX}graphql_errors_total`, 'Errors in GraphQL answers, by code.', [['code', CODES]], {
+      zeroes: false,
+    });
     this.#upstreamCalls = new CounterFamily(
       r,
       `${PREFIX}upstream_calls_total`,
