@@ -2,5 +2,7 @@
 export const GRAPHQL_PATH = '/graphql';
 /** Answers 200 while the server runs, without credentials. */
 export const HEALTH_PATH = '/health';
+/** Answers 200 while the gateway takes traffic and 503 once it drains, without credentials (see observability/readiness.ts). */
+export const READY_PATH = '/ready';
 /** GraphiQL's files, where it is served: content-hashed names, cached by browsers for ever. */
 export const GRAPHIQL_FILES_PATH = '/graphiql/';

@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
+import { setTimeout as pause } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
 import { UpstreamClient } from '../upstream/client.js';
 import type { Clock } from '../upstream/resilience/clock.js';
@@ -27,6 +28,13 @@ import { createGraphiqlResponder, type GraphiqlResponder } from './graphiql/grap
 import { GraphiqlUnavailableError } from '../errors/http-refusals.js';
 import type { Tracing } from './observability/tracing.js';
 import { openSharedStore } from './shared-store.js';
+import { systemClock } from '../upstream/resilience/clock.js';
+import { GatewayMetrics } from './observability/metrics.js';
+import { startMetricsServer } from './observability/metrics-server.js';
+import { ObservedResponse, REQUEST_ID_HEADER, requestIdFrom } from './observability/observed-response.js';
+import { Readiness } from './observability/readiness.js';
+import { fetchTokenAtStart } from './observability/token-at-start.js';
+import { useGraphqlMetrics } from './observability/use-graphql-metrics.js';
 
 /**
  * Largest upstream body read; a larger one is UPSTREAM_BAD_RESPONSE. A full
@@ -63,6 +71,11 @@ export interface RunningGateway {
   graphiqlUrl: string | undefined;
   /** Bytes the caches hold now: upstream windows, serialized answers and parsed documents together, within CACHE_MAX_BYTES. */
   readonly cacheBytes: number;
+  /** Where Prometheus scrapes, with METRICS_PORT set. */
+  metricsUrl: string | undefined;
+  /** Resolves once the token asked for at start has come, or failed (logged); at once when none was asked for. */
+  tokenAtStart: Promise<void>;
+  /** /ready answers 503 from now on, then, after SHUTDOWN_DRAIN_DELAY_MS, no connection is accepted and the requests in flight finish. */
   close(): Promise<void>;
 }
 
@@ -71,6 +84,10 @@ export interface GatewayOptions {
   clock?: Clock | undefined;
   /** Where tracing is on: the hooks that make the gateway's spans. */
   tracing?: Tracing | undefined;
+  /** Ask for the upstream token at start (default true), so refused credentials show at once. */
+  tokenAtStart?: boolean | undefined;
+  /** How the drain delay is waited out; tests end it when they choose. */
+  drainWait?: ((ms: number) => Promise<void>) | undefined;
 }
 
 /** The title of GraphiQL's page. */
@@ -88,6 +105,8 @@ export async function startGateway(
   const documentBytes = Math.floor(config.cacheMaxBytes * DOCUMENT_CACHE_SHARE);
   const documents = new DocumentCache(documentBytes);
   const shared = await openSharedStore(config, logger);
+  const metrics = config.metricsPort === undefined ? undefined : new GatewayMetrics(config.apiKeys.map((key) => key.id));
+  const clock = options.clock ?? systemClock;
   const upstream = new UpstreamClient({
     shared,
     baseUrl: target.url,
@@ -119,8 +138,9 @@ export async function startGateway(
       maxMs: config.upstreamTokenMaxLifetimeMs,
     },
     log: logger,
-    clock: options.clock,
+    clock,
     tracer: options.tracing?.tracer,
+    observer: metrics,
   });
   const gateway = createGateway({
     upstream,
@@ -130,7 +150,9 @@ export async function startGateway(
     protection: config,
     documents,
     tracingPlugins: options.tracing?.plugins,
+    observers: metrics ? [useGraphqlMetrics({ metrics })] : [],
   });
+  const readiness = new Readiness(() => upstream.status(), clock);
   const connectionCap = new ConnectionCap(
     {
       maxConnections: config.maxConnections,
@@ -145,27 +167,35 @@ export async function startGateway(
       : undefined;
   const handleRequest = requestHandlerFor(
     config,
-    createYogaResponder(gateway, responseCache),
+    createYogaResponder(gateway, responseCache, metrics),
     graphiqlRoutesFor(config, graphiql),
     logger,
     (socket) => connectionCap.refusalFor(socket),
     shared,
+    readiness,
+    metrics,
   );
 
   const accessLogger = accessLoggerOf(logger);
   let closing = false;
-  const serve = (request: IncomingMessage, response: ServerResponse, continueFirst = false) => {
+  const serve = (request: IncomingMessage, response: ObservedResponse, continueFirst = false) => {
     const startedAt = performance.now();
+    const requestId = requestIdFrom(request.headers[REQUEST_ID_HEADER]);
+    response.requestId = requestId;
+    response.setHeader(REQUEST_ID_HEADER, requestId);
     if (closing) response.setHeader('connection', 'close');
     response.once('finish', () => {
       // Once shutdown has begun, a keep-alive connection is closed as soon as it falls idle.
       if (closing) server.closeIdleConnections();
+      const durationMs = performance.now() - startedAt;
+      metrics?.request(response.outcome, durationMs / 1000, response.refusalCode);
       accessLogger.info(
         {
           method: request.method,
           path: loggedPath(request.url),
           status: response.statusCode,
-          durationMs: Math.round((performance.now() - startedAt) * 100) / 100,
+          durationMs: Math.round(durationMs * 100) / 100,
+          requestId,
         },
         'request',
       );
@@ -180,18 +210,23 @@ export async function startGateway(
       requestTimeout: config.requestTimeoutMs,
       connectionsCheckingInterval: connectionsCheckingIntervalFor(config.headersTimeoutMs),
       keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+      // Each response carries its request id and outcome, for the logs, the errors and the metrics.
+      ServerResponse: ObservedResponse,
     },
     served,
   );
   // Without this listener Node sends `100 Continue` before any check has run.
-  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => served(request, response, true));
+  server.on('checkContinue', (request: IncomingMessage, response: ObservedResponse) => served(request, response, true));
   connectionCap.attach(server);
   applySocketTimeouts(server, { idleMs: config.idleSocketTimeoutMs, answerWriteMs: config.responseWriteTimeoutMs }, logger);
   const closeUnserved = trackUnservedConnections(server);
   server.on('clientError', (error: Error, socket) => {
     // A refusal is already on this socket; a second answer (a 408 at the request timeout) would garble it.
     if (isLingering(socket)) socket.destroy();
-    else answerClientError(error, socket, config.refusalLingerMs);
+    else {
+      const refusal = answerClientError(error, socket, config.refusalLingerMs);
+      if (refusal) metrics?.unreadRequest(refusal.code);
+    }
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -204,6 +239,21 @@ export async function startGateway(
   const { address, port } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
   const url = `http://${host}:${port}`;
+  // Gauges read the state they show when scraped; started after the public server, so a scrape finds everything in place.
+  metrics?.readFrom({
+    upstream: () => upstream.status(),
+    cacheBytes: () => ({ upstream_windows: upstream.cacheBytes, responses: responseCache?.bytes ?? 0, documents: documents.bytes }),
+    clock,
+  });
+  const metricsServer =
+    metrics &&
+    (await startMetricsServer(metrics, config.metricsHost, config.metricsPort!).catch(async (error: unknown) => {
+      // METRICS_PORT taken: the gateway does not start half-way, holding its public port.
+      server.close();
+      await upstream.close();
+      throw error;
+    }));
+  const tokenAtStart = options.tokenAtStart === false ? Promise.resolve() : fetchTokenAtStart(upstream, target.clientId, logger);
 
   return {
     url,
@@ -212,7 +262,12 @@ export async function startGateway(
     get cacheBytes() {
       return upstream.cacheBytes + (responseCache?.bytes ?? 0) + documents.bytes;
     },
+    metricsUrl: metricsServer?.url,
+    tokenAtStart,
     async close() {
+      readiness.startDraining();
+      logger.info({ drainDelayMs: config.shutdownDrainDelayMs }, 'Draining: /ready answers 503');
+      if (config.shutdownDrainDelayMs > 0) await (options.drainWait ?? pause)(config.shutdownDrainDelayMs);
       closing = true;
       // close() also closes the keep-alive connections idle now (Node 19+); the 'finish' handler above closes the rest as they fall idle.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -221,7 +276,7 @@ export async function startGateway(
       const forced = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       await closed;
       clearTimeout(forced);
-      await upstream.close();
+      await Promise.all([upstream.close(), metricsServer?.close()]);
       await shared?.close();
     },
   };
@@ -243,6 +298,8 @@ function requestHandlerFor(
   logger: Logger,
   connectionOverCap: RequestHandlerOptions['connectionOverCap'],
   shared: SharedStore | undefined,
+  readiness: Readiness,
+  metrics: GatewayMetrics | undefined,
 ): RequestHandler {
   const local =
     config.rateLimitPerMinute > 0
@@ -261,5 +318,9 @@ function requestHandlerFor(
     connectionOverCap,
     refusalLinger: { ms: config.refusalLingerMs, bytes: config.refusalLingerBytes },
     logger,
+    answerReady: (response) => readiness.answer(response),
+    onRateLimited: metrics
+      ? (client) => metrics.rateLimited(client.kind, client.kind === 'api-key' ? client.key.slice('key:'.length) : '')
+      : () => {},
   });
 }

@@ -1,4 +1,5 @@
 import type { Tracer } from '@opentelemetry/api';
+import type { UpstreamStatus } from './observer.js';
 import type { Deadline } from './resilience/deadline.js';
 import { SearchCall, type SearchCallOptions } from './search-call.js';
 import { type CompanyLookup, type SearchCacheOptions, type SearchPage, type SearchPageRequest, SearchWindows } from './search-windows.js';
@@ -27,6 +28,7 @@ export class UpstreamClient {
       tracer: options.tracer,
       shared: options.shared,
       fetchTimeoutMs: options.callTimeoutMs,
+      observer: options.observer,
       fetchWindow: (request) => this.#call.fetchWindow(request),
     });
   }
@@ -42,6 +44,16 @@ export class UpstreamClient {
   /** Bytes the search cache holds now, as its bound counts them. */
   get cacheBytes(): number {
     return this.#windows.bytes;
+  }
+
+  /** Asks for the service token now, so that refused credentials show at start rather than at the first search. */
+  fetchToken(): Promise<void> {
+    return this.#call.fetchToken();
+  }
+
+  /** The circuit, the call slots and the token as they are now. */
+  status(): UpstreamStatus {
+    return this.#call.status();
   }
 
   close(): Promise<void> {

@@ -2,6 +2,7 @@ import { setTimeout as pause } from 'node:timers/promises';
 import { UpstreamAuthError } from '../errors/upstream-errors.js';
 import { reportFailure, type UpstreamLog } from './log.js';
 import type { Clock } from './resilience/clock.js';
+import { NO_UPSTREAM_OBSERVER, type UpstreamObserver, type UpstreamStatus } from './observer.js';
 import { retryDelay, type RetryPolicy } from './resilience/retry-policy.js';
 import type { SearchQuery } from './search-query.js';
 import type { SharedStore } from './shared-store.js';
@@ -35,7 +36,7 @@ export interface SearchCallOptions {
    * window of each search can be asked for.
    */
   pageParam: string | undefined;
-  http: Omit<UpstreamHttpOptions, 'baseUrl' | 'log' | 'clock' | 'shared'>;
+  http: Omit<UpstreamHttpOptions, 'baseUrl' | 'log' | 'clock' | 'shared' | 'observer'>;
   retry: RetryPolicy;
   /**
    * How long one upstream fetch, shared by every request waiting for it, may
@@ -51,6 +52,8 @@ export interface SearchCallOptions {
   clock?: Clock | undefined;
   /** What the instances of a fleet share; undefined: this instance keeps its own. */
   shared?: SharedStore | undefined;
+  /** Told of every call, retry, held-back call and token renewal; none by default. */
+  observer?: UpstreamObserver | undefined;
 }
 
 /**
@@ -66,12 +69,14 @@ export class SearchCall {
 
   constructor(options: SearchCallOptions) {
     this.#options = options;
+    const { observer } = options;
     this.#http = new UpstreamHttp({
       baseUrl: options.baseUrl,
       ...options.http,
       log: options.log,
       clock: options.clock,
       shared: options.shared,
+      observer,
     });
     this.#tokens = new TokenManager(this.#http, {
       credentials: options.credentials,
@@ -81,6 +86,7 @@ export class SearchCall {
       log: options.log,
       clock: options.clock,
       shared: options.shared,
+      observer,
     });
     this.#reading = { log: options.log, redact: (text) => this.#tokens.redact(text), pageSize: UPSTREAM_MAX_PAGE_SIZE };
   }
@@ -105,9 +111,19 @@ export class SearchCall {
           retry: retry + 1,
           delayMs: Math.round(delayMs),
         });
+        (this.#options.observer ?? NO_UPSTREAM_OBSERVER).retry(SEARCH_ENDPOINT);
         await pause(delayMs);
       }
     }
+  }
+
+  /** Gets a token now if none is held; rejects as a search would. */
+  async fetchToken(): Promise<void> {
+    await this.#tokens.getToken();
+  }
+
+  status(): UpstreamStatus {
+    return { ...this.#http.status(), token: this.#tokens.status() };
   }
 
   close(): Promise<void> {

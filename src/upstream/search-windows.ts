@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { Company } from './company.js';
 import { UpstreamError, type UpstreamErrorCode, UpstreamRejectedQueryError } from '../errors/upstream-errors.js';
 import { reportFailure, type UpstreamLog } from './log.js';
+import { NO_UPSTREAM_OBSERVER, type UpstreamObserver } from './observer.js';
 import { type Deadline, waitWithin } from './resilience/deadline.js';
 import { SEARCH_ENDPOINT, UPSTREAM_MAX_PAGE_SIZE, type WindowRequest } from './search-call.js';
 import { normalizeSearchQuery, type SearchQuery } from './search-query.js';
@@ -28,6 +29,7 @@ export interface SearchWindowsOptions {
   log: UpstreamLog;
   /** Where tracing is on: each lookup of a window gets a span, the parent of the upstream calls it makes. */
   tracer?: Tracer | undefined;
+  observer?: UpstreamObserver | undefined;
   /** Fetches one window from the upstream; one call at a time per window, shared by all who wait for it. */
   fetchWindow: (request: WindowRequest) => Promise<SearchWindow>;
   /** A fleet's store: a second cache level behind this one, and one fetch per window for the fleet. */
@@ -101,9 +103,13 @@ export class SearchWindows {
   readonly #shared: SharedWindows | undefined;
   /** How long past its fetch a window may be served at all. */
   readonly #maxAgeMs: number;
+  readonly #observer: UpstreamObserver;
+  /** Keys being fetched now: a lookup that finds its key here joins that fetch rather than starting one. */
+  readonly #fetching = new Set<string>();
 
   constructor(options: SearchWindowsOptions) {
     this.#options = options;
+    this.#observer = options.observer ?? NO_UPSTREAM_OBSERVER;
     const { ttlMs, staleWhileRevalidateMs, staleIfErrorMs, maxBytes } = options.cache;
     this.#maxAgeMs = ttlMs + Math.max(staleWhileRevalidateMs, staleIfErrorMs);
     this.#shared =
@@ -127,13 +133,17 @@ export class SearchWindows {
       // A failed refresh keeps the old window for stale-if-error.
       noDeleteOnFetchRejection: true,
       ignoreFetchAbort: true,
-      fetchMethod: (key, stale, { context, options: fetchOptions }) =>
-        this.#fetch(key, stale, context, fetchOptions).catch((error: unknown) => {
-          // Every request waiting for this fetch gets its error; the log gets it once, here.
-          const background = stale !== undefined && fetchOptions.allowStale;
-          reportFailure(options.log, error, background ? 'Background refresh of a stale search failed' : 'Search failed');
-          throw error;
-        }),
+      fetchMethod: (key, stale, { context, options: fetchOptions }) => {
+        this.#fetching.add(key);
+        return this.#fetch(key, stale, context, fetchOptions)
+          .catch((error: unknown) => {
+            // Every request waiting for this fetch gets its error; the log gets it once, here.
+            const background = stale !== undefined && fetchOptions.allowStale;
+            reportFailure(options.log, error, background ? 'Background refresh of a stale search failed' : 'Search failed');
+            throw error;
+          })
+          .finally(() => this.#fetching.delete(key));
+      },
     });
   }
 
@@ -286,14 +296,17 @@ export class SearchWindows {
     const ageMs = cached ? Date.now() - cached.fetchedAt : Number.POSITIVE_INFINITY;
     if (cached && ageMs <= ttlMs) {
       span?.setAttribute('cache.result', 'fresh');
+      this.#observer.windowLookup('fresh');
       return { window: cached };
     }
     if (cached && ageMs <= ttlMs + staleWhileRevalidateMs) {
       span?.setAttribute('cache.result', 'stale-while-revalidate');
+      this.#observer.windowLookup('stale_while_revalidate');
       void this.#windows.fetch(key, { context: { ...request, background: true }, forceRefresh: true, allowStale: true });
       return { window: cached };
     }
     span?.setAttribute('cache.result', 'miss');
+    const joined = this.#fetching.has(key);
     try {
       const window = await waitWithin(
         () => this.#windows.fetch(key, { context: request, forceRefresh: true }),
@@ -301,10 +314,15 @@ export class SearchWindows {
         `GET ${SEARCH_ENDPOINT}`,
       );
       if (!window) throw new Error(`Search cache returned no window for ${SEARCH_ENDPOINT}`);
+      this.#observer.windowLookup(joined ? 'joined' : 'miss');
       return { window };
     } catch (error) {
       // The cache itself drops a window past TTL + stale-if-error, so any window it still holds may stand in.
-      if (cached === undefined || !(error instanceof UpstreamError) || error instanceof UpstreamRejectedQueryError) throw error;
+      if (cached === undefined || !(error instanceof UpstreamError) || error instanceof UpstreamRejectedQueryError) {
+        this.#observer.windowLookup(joined ? 'joined' : 'miss');
+        throw error;
+      }
+      this.#observer.windowLookup('stale_if_error');
       // Each failed call is logged where it fails; one line per stale answer would flood an outage's logs.
       this.#options.log.debug({ code: error.code, ageMs }, 'Upstream failed; serving a stale search window');
       span?.setAttributes({ 'cache.result': 'stale-if-error', 'error.type': error.code });

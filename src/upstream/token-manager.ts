@@ -1,6 +1,7 @@
 import { UpstreamAuthError, UpstreamTransientError } from '../errors/upstream-errors.js';
 import { errorForStatus } from './status-error.js';
 import { reportFailure, type UpstreamLog } from './log.js';
+import { NO_UPSTREAM_OBSERVER, type TokenRenewalTrigger, type TokenStatus, type UpstreamObserver } from './observer.js';
 import { systemClock, type Clock } from './resilience/clock.js';
 import { exponentialDelay, FailureBackoff } from './resilience/failure-backoff.js';
 import { type ClientCredentials, TOKEN_ENDPOINT, tokenRequestFields } from './token-request.js';
@@ -42,6 +43,7 @@ export interface TokenManagerOptions {
   clock?: Clock | undefined;
   /** Shares the token, its renewal and the refused-credentials cool-down with the other instances of a fleet. */
   shared?: SharedStore | undefined;
+  observer?: UpstreamObserver | undefined;
 }
 
 /**
@@ -59,6 +61,10 @@ export class TokenManager {
   readonly #backoff: FailureBackoff<unknown>;
   #token: ServiceToken | undefined;
   #pending: Promise<ServiceToken> | undefined;
+  /** Whether the token was dropped after a search was answered 401 with it. */
+  #dropped = false;
+  /** The last failure to get a token, until a token is had again: what a probe reports. */
+  #lastFailure: unknown;
   /** The last few tokens issued: one may still be in flight after a renewal. */
   readonly #recentTokens: string[] = [];
   /** The last few tokens the upstream refused: never taken from the fleet again, whatever the store still says. */
@@ -86,7 +92,17 @@ export class TokenManager {
       if (now >= token.refreshAt) this.#renewEarly();
       return token.value;
     }
-    return (await this.#renew()).value;
+    return (await this.#renew(token ? 'expired' : this.#dropped ? 'refused' : 'initial')).value;
+  }
+
+  /** What a probe reports of the token, by the clock: whether one is held, and why not. */
+  status(): TokenStatus {
+    const token = this.#token;
+    const expiresAt = token?.expiresAt;
+    if (token && this.#clock() < token.expiresAt) return { state: 'valid', expiresAt };
+    if (this.#lastFailure !== undefined)
+      return { state: this.#lastFailure instanceof UpstreamAuthError ? 'refused' : 'failing', expiresAt };
+    return { state: token ? 'expired' : 'none', expiresAt };
   }
 
   /**
@@ -113,6 +129,7 @@ export class TokenManager {
     const current = this.#token;
     if (current?.value !== token) return;
     this.#token = undefined;
+    this.#dropped = true;
     if (this.#shared) void this.#shared.drop(current);
   }
 
@@ -125,25 +142,35 @@ export class TokenManager {
     // Searches made while a renewal runs share it.
     if (this.#pending || this.#backoff.held()) return;
     // The failure is logged and held in #renew; the current token stays in use.
-    this.#renew().catch(() => {});
+    this.#renew('early').catch(() => {});
   }
 
-  #renew(): Promise<ServiceToken> {
+  #renew(trigger: TokenRenewalTrigger): Promise<ServiceToken> {
     const held = this.#backoff.held();
     if (held) return Promise.reject(held);
-    this.#pending ??= this.#obtain()
+    this.#pending ??= this.#startRenewal(trigger);
+    return this.#pending;
+  }
+
+  /** The one token request in flight; the renewals that join it are not counted again. */
+  #startRenewal(trigger: TokenRenewalTrigger): Promise<ServiceToken> {
+    const observer = this.#options.observer ?? NO_UPSTREAM_OBSERVER;
+    return this.#obtain()
       .then((token) => {
+        observer.tokenRenewal(trigger, 'success');
         this.#backoff.succeed();
         if (!this.#recentTokens.includes(token.value)) remember(this.#recentTokens, token.value);
+        this.#dropped = false;
+        this.#lastFailure = undefined;
         this.#token = token;
         return token;
       })
       .catch((error: unknown) => {
+        observer.tokenRenewal(trigger, error instanceof UpstreamAuthError ? 'credentials_refused' : 'failure');
         this.#fail(error);
         throw error;
       })
       .finally(() => (this.#pending = undefined));
-    return this.#pending;
   }
 
   /**
@@ -179,6 +206,7 @@ export class TokenManager {
   /** One failure, of whatever kind: held back and logged once, however many callers were waiting for it. */
   #fail(error: unknown): void {
     const waitMs = this.#backoff.fail(error);
+    this.#lastFailure = error;
     const { log } = this.#options;
     if (error instanceof UpstreamAuthError && !fleetRefusals.has(error)) void this.#shared?.refuse(this.#options.refusedCooldownMs);
     if (error instanceof UpstreamAuthError) {

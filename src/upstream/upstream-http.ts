@@ -1,7 +1,15 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
-import { UpstreamBadResponseError, type UpstreamError, UpstreamTimeoutError, UpstreamUnavailableError } from '../errors/upstream-errors.js';
+import {
+  UpstreamBadResponseError,
+  UpstreamCircuitOpenError,
+  type UpstreamError,
+  UpstreamRateLimitHoldError,
+  UpstreamTimeoutError,
+  UpstreamUnavailableError,
+} from '../errors/upstream-errors.js';
 import type { UpstreamLog } from './log.js';
+import { NO_UPSTREAM_OBSERVER, statusClassOf, type UpstreamCallOutcome, type UpstreamObserver, type UpstreamStatus } from './observer.js';
 import { CallBudget } from './resilience/call-budget.js';
 import { CircuitBreaker } from './resilience/circuit-breaker.js';
 import { ConcurrencyLimit } from './resilience/concurrency-limit.js';
@@ -30,6 +38,7 @@ export interface UpstreamHttpOptions {
   shared?: SharedStore | undefined;
   /** Calls per minute the upstream may be made, token calls included; undefined: no budget. */
   maxCallsPerMinute?: number | undefined;
+  observer?: UpstreamObserver | undefined;
 }
 
 export interface UpstreamRequest {
@@ -79,8 +88,10 @@ export class UpstreamHttp {
   readonly #clock: Clock;
   readonly #hold: SharedHold | undefined;
   readonly #budget: CallBudget | undefined;
+  readonly #observer: UpstreamObserver;
 
   constructor(options: UpstreamHttpOptions) {
+    this.#observer = options.observer ?? NO_UPSTREAM_OBSERVER;
     this.#basePath = options.baseUrl.pathname.replace(/\/+$/, '');
     this.#limit = new ConcurrencyLimit(options.maxInFlight);
     this.#maxRetryAfterMs = options.maxRetryAfterMs;
@@ -118,13 +129,21 @@ export class UpstreamHttp {
   async request<T>(request: UpstreamRequest, expiresAt: number, read: (response: UpstreamResponse) => T): Promise<T> {
     const where = `${request.method} ${request.endpoint}`;
     const search = request.query ? `?${new URLSearchParams(request.query)}` : '';
-    const release = await this.#limit.acquire(expiresAt, where);
+    const observer = this.#observer;
+    const waitStart = performance.now();
+    let release: () => void;
+    try {
+      release = await this.#limit.acquire(expiresAt, where);
+    } finally {
+      observer.slotWait((performance.now() - waitStart) / 1000);
+    }
     let call: Promise<Exchanged>;
+    const startedAt = performance.now();
     try {
       // Before the breaker, which once it admits a probe waits for its outcome.
       if (this.#hold) await this.#hold.admit(where);
       if (this.#budget) await this.#budget.take(where, request.background === true);
-      this.#breaker.admit(where);
+      this.#admit(where);
       // The slot comes back when undici is done with the call, not when its caller stops
       // waiting: a call answered at its deadline may still sit in the pool's queue.
       call = exchange(
@@ -148,11 +167,16 @@ export class UpstreamHttp {
       };
     } catch (error) {
       this.#breaker.recordFailure();
-      throw error instanceof UpstreamTimeoutError ? error : describeTransportError(error, where);
+      const failure = error instanceof UpstreamTimeoutError ? error : describeTransportError(error, where);
+      observer.call(request.endpoint, 'none', transportOutcome(failure), (performance.now() - startedAt) / 1000);
+      throw failure;
     }
+    const statusClass = statusClassOf(response.status);
+    const answeredAt = performance.now();
     if (response.status === 429 && response.retryAfterMs !== undefined) this.#hold?.hold(response.retryAfterMs, true);
     if (response.status >= 500 || response.status === 429) {
       this.#breaker.recordFailure({ rateLimited: response.status === 429, retryAfterMs: response.retryAfterMs });
+      observer.call(request.endpoint, statusClass, 'http_error', (answeredAt - startedAt) / 1000);
       // The other instances hold back from the moment this failure is known.
       await this.#hold?.written();
       return read(response);
@@ -161,12 +185,30 @@ export class UpstreamHttp {
     try {
       result = read(response);
     } catch (error) {
-      if (error instanceof UpstreamBadResponseError) this.#breaker.recordFailure();
+      const badResponse = error instanceof UpstreamBadResponseError;
+      if (badResponse) this.#breaker.recordFailure();
       else this.#breaker.recordSuccess();
+      observer.call(request.endpoint, statusClass, badResponse ? 'bad_response' : 'http_error', (answeredAt - startedAt) / 1000);
       throw error;
     }
     this.#breaker.recordSuccess();
+    observer.call(request.endpoint, statusClass, response.status >= 400 ? 'http_error' : 'success', (answeredAt - startedAt) / 1000);
     return result;
+  }
+
+  /** The circuit breaker's and the call slots' state now. */
+  status(): Omit<UpstreamStatus, 'token'> {
+    return { circuit: this.#breaker.state, callsInFlight: this.#limit.inFlight, callsWaiting: this.#limit.waiting };
+  }
+
+  #admit(where: string): void {
+    try {
+      this.#breaker.admit(where);
+    } catch (error) {
+      if (error instanceof UpstreamRateLimitHoldError) this.#observer.heldBack('rate_limited');
+      else if (error instanceof UpstreamCircuitOpenError) this.#observer.heldBack('circuit_open');
+      throw error;
+    }
   }
 
   close(): Promise<void> {
@@ -233,6 +275,13 @@ function exchange(
       },
     });
   });
+}
+
+function transportOutcome(error: unknown): UpstreamCallOutcome {
+  if (error instanceof UpstreamTimeoutError) return 'timeout';
+  if (error instanceof UpstreamUnavailableError) return 'connection_error';
+  if (error instanceof UpstreamBadResponseError) return 'bad_response';
+  return 'error';
 }
 
 /**

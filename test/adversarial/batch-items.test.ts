@@ -24,13 +24,20 @@ describe('batch items of every JSON type', () => {
     ]);
     expect(status).toBe(200);
     expect(JSON.parse(text)).toEqual([
-      { errors: [{ message: NOT_AN_OBJECT('null'), extensions: { code: 'BAD_REQUEST' } }] },
-      { errors: [{ message: NOT_AN_OBJECT('a number'), extensions: { code: 'BAD_REQUEST' } }] },
-      { errors: [{ message: NOT_AN_OBJECT('a string'), extensions: { code: 'BAD_REQUEST' } }] },
-      { errors: [{ message: NOT_AN_OBJECT('an array'), extensions: { code: 'BAD_REQUEST' } }] },
-      { errors: [{ message: NOT_AN_OBJECT('true'), extensions: { code: 'BAD_REQUEST' } }] },
-      { errors: [{ message: 'Must provide query string.', extensions: { code: 'BAD_REQUEST' } }] },
-      { errors: [{ message: 'Expected "query" param to be a string, but given number.', extensions: { code: 'BAD_REQUEST' } }] },
+      { errors: [{ message: NOT_AN_OBJECT('null'), extensions: { requestId: expect.any(String), code: 'BAD_REQUEST' } }] },
+      { errors: [{ message: NOT_AN_OBJECT('a number'), extensions: { requestId: expect.any(String), code: 'BAD_REQUEST' } }] },
+      { errors: [{ message: NOT_AN_OBJECT('a string'), extensions: { requestId: expect.any(String), code: 'BAD_REQUEST' } }] },
+      { errors: [{ message: NOT_AN_OBJECT('an array'), extensions: { requestId: expect.any(String), code: 'BAD_REQUEST' } }] },
+      { errors: [{ message: NOT_AN_OBJECT('true'), extensions: { requestId: expect.any(String), code: 'BAD_REQUEST' } }] },
+      { errors: [{ message: 'Must provide query string.', extensions: { requestId: expect.any(String), code: 'BAD_REQUEST' } }] },
+      {
+        errors: [
+          {
+            message: 'Expected "query" param to be a string, but given number.',
+            extensions: { requestId: expect.any(String), code: 'BAD_REQUEST' },
+          },
+        ],
+      },
       { data: { __typename: 'Query' } },
     ]);
   });

@@ -26,7 +26,9 @@ describe('a body that is not JSON', () => {
     const { status, text } = await stack.post(body);
     expect(status).toBe(400);
     expect(JSON.parse(text)).toEqual({
-      errors: [{ message: `The request body is not valid JSON: ${problem}`, extensions: { code: 'BAD_REQUEST' } }],
+      errors: [
+        { message: `The request body is not valid JSON: ${problem}`, extensions: { requestId: expect.any(String), code: 'BAD_REQUEST' } },
+      ],
     });
     expect(text).not.toContain(MARKER);
     expect(stack.logs.join('\n')).not.toContain(MARKER);

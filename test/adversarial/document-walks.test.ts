@@ -37,7 +37,7 @@ describe('with the default limits', () => {
         errors: [
           {
             message: `This document holds ${2 ** (levels + 2) - 1 > Number.MAX_SAFE_INTEGER ? `more than ${Number.MAX_SAFE_INTEGER}` : 2 ** (levels + 2) - 1} selections once its fragments are expanded where they are spread; at most ${DEFAULT_MAX_EXPANDED_SELECTIONS} are allowed. Spread each fragment fewer times, or send a smaller operation`,
-            extensions: { code: 'OPERATION_TOO_COMPLEX' },
+            extensions: { requestId: expect.any(String), code: 'OPERATION_TOO_COMPLEX' },
           },
         ],
       });
@@ -62,7 +62,7 @@ describe('with the default limits', () => {
       {
         message:
           'Validation stopped: this operation writes the same fields, or spreads the same fragments, so many times that checking them would take too long. Write each field once per selection set, and spread fewer fragments that select the same fields',
-        extensions: { code: 'OPERATION_TOO_COMPLEX' },
+        extensions: { requestId: expect.any(String), code: 'OPERATION_TOO_COMPLEX' },
       },
     ]);
     expect(stack.lookup.counters.searchRequests).toBe(0);
@@ -84,7 +84,7 @@ describe('with MAX_EXPANDED_SELECTIONS set low', () => {
       {
         message:
           'This document holds 8 selections once its fragments are expanded where they are spread; at most 7 are allowed. Spread each fragment fewer times, or send a smaller operation',
-        extensions: { code: 'OPERATION_TOO_COMPLEX' },
+        extensions: { requestId: expect.any(String), code: 'OPERATION_TOO_COMPLEX' },
       },
     ]);
   });

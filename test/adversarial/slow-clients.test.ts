@@ -25,7 +25,12 @@ describe('a slow client', () => {
     const answer = finalResponse(connection.received);
     expect(answer).toMatchObject({ status: 408, code: 'REQUEST_TIMEOUT', headers: { connection: 'close' } });
     expect(JSON.parse(answer!.body)).toEqual({
-      errors: [{ message: 'The request was not received in time; send it again, without pauses', extensions: { code: 'REQUEST_TIMEOUT' } }],
+      errors: [
+        {
+          message: 'The request was not received in time; send it again, without pauses',
+          extensions: { requestId: expect.any(String), code: 'REQUEST_TIMEOUT' },
+        },
+      ],
     });
   });
 

@@ -32,16 +32,18 @@ describe('a variable that cannot be coerced', () => {
       {
         message: 'Variable "$size" got invalid value "ten"; Int cannot represent non-integer value: "ten"',
         locations: [{ line: 1, column: 21 }],
-        extensions: { code: 'BAD_USER_INPUT', variable: 'size' },
+        extensions: { requestId: expect.any(String), code: 'BAD_USER_INPUT', variable: 'size' },
       },
     ]);
   });
 
   it('that is required and missing, or null, gets the same', async () => {
-    expect((await errorsFor({ size: 10 })).errors.map((error) => error.extensions)).toEqual([{ code: 'BAD_USER_INPUT', variable: 'q' }]);
+    expect((await errorsFor({ size: 10 })).errors.map((error) => error.extensions)).toEqual([
+      { code: 'BAD_USER_INPUT', variable: 'q', requestId: expect.any(String) },
+    ]);
     expect((await errorsFor({ q: null })).errors[0]).toMatchObject({
       message: 'Variable "$q" of non-null type "String!" must not be null.',
-      extensions: { code: 'BAD_USER_INPUT', variable: 'q' },
+      extensions: { requestId: expect.any(String), code: 'BAD_USER_INPUT', variable: 'q' },
     });
   });
 

@@ -32,7 +32,7 @@ describe('Accept negotiation honours q-values', () => {
   ])('answers 406 NOT_ACCEPTABLE to Accept: %s (%s)', async (accept) => {
     const answer = await postWithAccept(accept);
     expect(answer.status).toBe(406);
-    expect(JSON.parse(answer.text).errors[0].extensions).toEqual({ code: 'NOT_ACCEPTABLE' });
+    expect(JSON.parse(answer.text).errors[0].extensions).toEqual({ requestId: expect.any(String), code: 'NOT_ACCEPTABLE' });
   });
 
   it.each([
@@ -71,7 +71,7 @@ describe('Accept negotiation honours q-values', () => {
       errors: [
         {
           message: `The Accept header is ${accept.length} characters long; at most ${MAX_ACCEPT_LENGTH} are read. Send a shorter one, such as Accept: application/graphql-response+json`,
-          extensions: { code: 'NOT_ACCEPTABLE' },
+          extensions: { requestId: expect.any(String), code: 'NOT_ACCEPTABLE' },
         },
       ],
     });

@@ -799,7 +799,7 @@ describe('bad-input battery', () => {
     const answer = await rawExchange(stack.gateway.url, raw);
     const [head = '', body = ''] = answer.split('\r\n\r\n');
     expect(head.split('\r\n')[0]).toBe(`HTTP/1.1 ${status}`);
-    expect(JSON.parse(body)).toEqual({ errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] });
+    expect(JSON.parse(body)).toEqual({ errors: [{ message, extensions: { requestId: expect.any(String), code: 'BAD_REQUEST' } }] });
   });
 
   it('made no upstream call, and the gateway still answers a normal query', async () => {

@@ -23,7 +23,7 @@ async function expectRejected(variables: Variables, argument: string, message: s
   expect(body.errors).toHaveLength(1);
   expect(body.errors![0]).toMatchObject({
     path: ['searchCompanies'],
-    extensions: { code: 'BAD_USER_INPUT', argument },
+    extensions: { requestId: expect.any(String), code: 'BAD_USER_INPUT', argument },
   });
   expect(body.errors![0]!.message).toMatch(message);
   expect(stack.lookup.counters.searchRequests).toBe(0);
@@ -104,7 +104,7 @@ describe('bad input gets a clear error and no upstream call', () => {
     const { status, body } = await stack.execute(SearchCompaniesDocument, { q: 'acme', jurisdiction: 42 as never });
     expect(status).toBe(400);
     expect(body.errors![0]!.message).toContain('CountryCode must be a string');
-    expect(body.errors![0]!.extensions).toEqual({ code: 'BAD_USER_INPUT', variable: 'jurisdiction' });
+    expect(body.errors![0]!.extensions).toEqual({ requestId: expect.any(String), code: 'BAD_USER_INPUT', variable: 'jurisdiction' });
     expect(stack.lookup.counters.searchRequests).toBe(0);
   });
 
@@ -116,7 +116,13 @@ describe('bad input gets a clear error and no upstream call', () => {
     const { status, body } = await stack.execute(SearchCompaniesDocument, variables as never);
     expect(status).toBe(400);
     expect(body).toEqual({
-      errors: [{ message, locations: [{ line: 1, column: 23 }], extensions: { code: 'BAD_USER_INPUT', variable: 'q' } }],
+      errors: [
+        {
+          message,
+          locations: [{ line: 1, column: 23 }],
+          extensions: { requestId: expect.any(String), code: 'BAD_USER_INPUT', variable: 'q' },
+        },
+      ],
     });
     expect(stack.lookup.counters.searchRequests).toBe(0);
   });
@@ -143,12 +149,15 @@ describe('bad input gets a clear error and no upstream call', () => {
     expect(company.errors).toMatchObject([
       {
         message: 'companyNumber: must be at most 30 characters long, got 31',
-        extensions: { code: 'BAD_USER_INPUT', argument: 'companyNumber' },
+        extensions: { requestId: expect.any(String), code: 'BAD_USER_INPUT', argument: 'companyNumber' },
       },
     ]);
     const node = JSON.parse((await stack.post({ query: `{ node(id: "${encodeGlobalID('Company', `GB:${longNumber}`)}") { id } }` })).text);
     expect(node.errors).toMatchObject([
-      { message: 'id: must be at most 30 characters long, got 31', extensions: { code: 'BAD_USER_INPUT', argument: 'id' } },
+      {
+        message: 'id: must be at most 30 characters long, got 31',
+        extensions: { requestId: expect.any(String), code: 'BAD_USER_INPUT', argument: 'id' },
+      },
     ]);
     expect(stack.lookup.counters.searchRequests).toBe(0);
   });

@@ -91,7 +91,7 @@ describe('search cache: errors', () => {
     expect(failed.status).toBe(200);
     expect(failed.body.data).toBeNull();
     expect(failed.body.errors).toEqual([
-      expect.objectContaining({ path: ['searchCompanies'], extensions: { code: 'UPSTREAM_UNAVAILABLE' } }),
+      expect.objectContaining({ path: ['searchCompanies'], extensions: { requestId: expect.any(String), code: 'UPSTREAM_UNAVAILABLE' } }),
     ]);
     expect(cached.lookup.counters.searchRequests).toBe(1);
 

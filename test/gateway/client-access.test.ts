@@ -28,7 +28,8 @@ const INVALID_KEY = "The API key is not valid; send a key the gateway's operator
 function expectRefusal(response: HttpAnswer, status: number, code: string, message: string) {
   expect(response.status).toBe(status);
   expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
-  expect(JSON.parse(response.text)).toEqual({ errors: [{ message, extensions: { code } }] });
+  // The id the answer names is the one its header gives, so a client reporting the refusal names the request.
+  expect(JSON.parse(response.text)).toEqual({ errors: [{ message, extensions: { code, requestId: response.headers['x-request-id'] } }] });
 }
 
 function hs256(claims: Record<string, unknown>, { secret = SECRET, expiresIn = '5m' as string | number } = {}) {

@@ -227,7 +227,7 @@ describe('node(id)', () => {
           message: expect.stringMatching(/^id: /),
           locations: expect.any(Array),
           path: ['node'],
-          extensions: { code: 'BAD_USER_INPUT', argument: 'id' },
+          extensions: { requestId: expect.any(String), code: 'BAD_USER_INPUT', argument: 'id' },
         },
       ],
     });

@@ -90,6 +90,9 @@ const BAD_VALUES: Record<string, BadValue> = {
   OTEL_TRACES_SAMPLER: { value: 'sometimes' },
   OTEL_TRACES_SAMPLER_ARG: { value: '2', with: { OTEL_TRACES_SAMPLER: 'traceidratio' } },
   OTEL_RECORD_SEARCH_TERMS: { value: 'yes' },
+  METRICS_PORT: NUMBER,
+  METRICS_HOST: { value: 'metrics host' },
+  SHUTDOWN_DRAIN_DELAY_MS: NUMBER,
 };
 
 /** Whether the setting is one way of deciding who may call the gateway, which production requires. */

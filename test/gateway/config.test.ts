@@ -163,6 +163,19 @@ describe('readConfig', () => {
     expect(config).toMatchObject({ upstreamPageParam: 'page', port: 8080, cacheTtlMs: 1000 });
   });
 
+  it('reads the metrics address and the drain delay: no metrics server unless METRICS_PORT is set, a drain only in production by default', () => {
+    expect(readConfig({})).toMatchObject({ metricsPort: undefined, metricsHost: '127.0.0.1', shutdownDrainDelayMs: 0 });
+    expect(readConfig({ NODE_ENV: 'production', ALLOW_ANONYMOUS: 'true' })).toMatchObject({ shutdownDrainDelayMs: 5_000 });
+    expect(readConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0', SHUTDOWN_DRAIN_DELAY_MS: '0' })).toMatchObject({
+      metricsPort: 9464,
+      metricsHost: '0.0.0.0',
+      shutdownDrainDelayMs: 0,
+    });
+    expect(problemsOf({ PORT: '9464', METRICS_PORT: '9464' })).toEqual([
+      'METRICS_PORT (9464) must differ from PORT: metrics are never served on the public port',
+    ]);
+  });
+
   it('names every bad value in one error', () => {
     expect(
       problemsOf({

@@ -114,11 +114,15 @@ describe('GraphiQL, where arbitrary operations run', () => {
     const post = await send(stack.gateway.url, { method: 'POST', path: file, headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(post.status).toBe(405);
     expect(post.headers.allow).toBe('GET, HEAD');
-    expect(json(post)).toEqual({ errors: [{ message: 'POST is not allowed here; use GET or HEAD', extensions: { code: 'BAD_REQUEST' } }] });
+    expect(json(post)).toEqual({
+      errors: [
+        { message: 'POST is not allowed here; use GET or HEAD', extensions: { requestId: expect.any(String), code: 'BAD_REQUEST' } },
+      ],
+    });
 
     const unknown = await stack.get('/graphiql/graphiql.0000000000000000.js');
     expect(unknown.status).toBe(404);
-    expect(json(unknown)).toMatchObject({ errors: [{ extensions: { code: 'NOT_FOUND' } }] });
+    expect(json(unknown)).toMatchObject({ errors: [{ extensions: { requestId: expect.any(String), code: 'NOT_FOUND' } }] });
   });
 });
 
@@ -137,7 +141,7 @@ describe('GraphiQL, where only trusted documents run', () => {
         {
           message:
             'GraphiQL is off here: this gateway runs only trusted documents (ALLOW_ARBITRARY_OPERATIONS=false), and GraphiQL sends whole queries; send the documentId of a trusted document from a client built with the manifest',
-          extensions: { code: 'GRAPHIQL_UNAVAILABLE' },
+          extensions: { requestId: expect.any(String), code: 'GRAPHIQL_UNAVAILABLE' },
         },
       ],
     });

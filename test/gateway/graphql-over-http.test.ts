@@ -64,7 +64,7 @@ describe('introspection off (production settings)', () => {
         {
           message: 'GraphQL introspection has been disabled, but the requested query contained the field "fields".',
           locations: [{ line: 1, column: 71 }],
-          extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+          extensions: { requestId: expect.any(String), code: 'GRAPHQL_VALIDATION_FAILED' },
         },
       ],
     });

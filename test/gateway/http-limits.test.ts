@@ -69,7 +69,12 @@ describe('request body size', () => {
     const response = await post({}, big);
     expect(response.status).toBe(413);
     expect(JSON.parse(response.text)).toEqual({
-      errors: [{ message: 'The request body is larger than 2048 bytes; send a smaller one', extensions: { code: 'PAYLOAD_TOO_LARGE' } }],
+      errors: [
+        {
+          message: 'The request body is larger than 2048 bytes; send a smaller one',
+          extensions: { requestId: expect.any(String), code: 'PAYLOAD_TOO_LARGE' },
+        },
+      ],
     });
     expectNoUpstreamCall(stack);
   });
@@ -140,7 +145,7 @@ describe('batching and the rate limit', () => {
           {
             message:
               'A batch may hold at most 3 operations here: each counts against the rate limit, and RATE_LIMIT_BURST is 3; send fewer operations per batch',
-            extensions: { code: 'PAYLOAD_TOO_LARGE' },
+            extensions: { requestId: expect.any(String), code: 'PAYLOAD_TOO_LARGE' },
           },
         ],
       });
@@ -199,7 +204,7 @@ describe('CSRF prevention', () => {
         {
           message:
             "Cross-site requests from https://evil.example are refused: it is not in CORS_ALLOWED_ORIGINS; call from an allowed origin, or ask the gateway's operators to add it",
-          extensions: { code: 'CROSS_SITE_REQUEST_REFUSED' },
+          extensions: { requestId: expect.any(String), code: 'CROSS_SITE_REQUEST_REFUSED' },
         },
       ],
     });
@@ -270,7 +275,7 @@ describe('CORS', () => {
   it('lets an allowed origin read answers, refusals included, and no other origin', async () => {
     const allowed = await post({ origin: APP });
     expect(allowed.headers['access-control-allow-origin']).toBe(APP);
-    expect(allowed.headers['access-control-expose-headers']).toBe('retry-after, www-authenticate');
+    expect(allowed.headers['access-control-expose-headers']).toBe('retry-after, www-authenticate, x-request-id');
     const refused = await post({ origin: APP }, JSON.stringify({ query: `{ __typename } # ${'x'.repeat(3_000)}` }));
     expect(refused.status).toBe(413);
     expect(refused.headers['access-control-allow-origin']).toBe(APP);
@@ -281,7 +286,7 @@ describe('CORS', () => {
 
   it('with *, lets every origin read answers, the same for all, so without Vary', () => {
     const any = createCorsPolicy(['*']);
-    const readable = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'retry-after, www-authenticate' };
+    const readable = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'retry-after, www-authenticate, x-request-id' };
     expect(any.headers('https://anywhere.example')).toEqual(readable);
     expect(any.headers(undefined)).toEqual({});
     expect(any.preflightHeaders('https://anywhere.example')).toEqual({

@@ -27,7 +27,7 @@ async function expectRefused(body: unknown, message: string, code?: string) {
   expect(parsed.data).toBeUndefined();
   expect(parsed.errors).toHaveLength(1);
   expect(parsed.errors[0].message).toBe(message);
-  if (code) expect(parsed.errors[0].extensions).toEqual({ code });
+  if (code) expect(parsed.errors[0].extensions).toEqual({ code, requestId: expect.any(String) });
   expectNoUpstreamCall(stack);
 }
 

@@ -38,7 +38,7 @@ describe('production mode (NODE_ENV=production)', () => {
         {
           message:
             'Answers are application/graphql-response+json, application/json, text/event-stream, multipart/mixed in UTF-8; the Accept header (text/html) allows none of them; send Accept: application/graphql-response+json',
-          extensions: { code: 'NOT_ACCEPTABLE' },
+          extensions: { requestId: expect.any(String), code: 'NOT_ACCEPTABLE' },
         },
       ],
     });
@@ -113,7 +113,7 @@ describe('production mode (NODE_ENV=production)', () => {
           message: 'id: is not a global ID issued by this gateway',
           locations: [{ line: 1, column: 3 }],
           path: ['node'],
-          extensions: { code: 'BAD_USER_INPUT', argument: 'id' },
+          extensions: { requestId: expect.any(String), code: 'BAD_USER_INPUT', argument: 'id' },
         },
       ],
     });

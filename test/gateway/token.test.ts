@@ -53,7 +53,7 @@ describe('one service token', () => {
   it('gives up after one retry when search refuses the new token too', async () => {
     stack.lookup.knobs.failSearch({ status: 401, body: '{"message":"Invalid token"}' }, 2);
     const { body } = await stack.execute(DashboardSearchDocument, { q: 'refused twice', jurisdiction: 'GB' });
-    expect(body.errors![0]!.extensions).toEqual({ code: 'UPSTREAM_AUTH_FAILED' });
+    expect(body.errors![0]!.extensions).toEqual({ requestId: expect.any(String), code: 'UPSTREAM_AUTH_FAILED' });
     expect(stack.lookup.counters.searchRequests).toBe(2);
     expect(stack.lookup.counters.tokenRequests).toBe(1);
   });

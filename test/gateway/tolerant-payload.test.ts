@@ -62,7 +62,7 @@ function invalidField(index: number, fieldPath: (string | number)[], upstreamFie
     message: `The company lookup service sent an unreadable ${upstreamField}; ${consequence}`,
     locations: [expect.objectContaining({ line: expect.any(Number) })],
     path: ['searchCompanies', 'edges', index, 'node', ...fieldPath],
-    extensions: { code: 'UPSTREAM_INVALID_FIELD', upstreamField },
+    extensions: { requestId: expect.any(String), code: 'UPSTREAM_INVALID_FIELD', upstreamField },
   };
 }
 
@@ -316,7 +316,7 @@ describe('results the gateway cannot identify', () => {
         message: `The company lookup service sent result ${position + 1} of this search without a readable name or company number; it is left out`,
         locations: [expect.objectContaining({ line: expect.any(Number) })],
         path: ['searchCompanies'],
-        extensions: { code: 'UPSTREAM_INVALID_FIELD', upstreamField: `results[${position}]` },
+        extensions: { requestId: expect.any(String), code: 'UPSTREAM_INVALID_FIELD', upstreamField: `results[${position}]` },
       })),
     );
   });

@@ -69,7 +69,7 @@ describe('trusted documents only', () => {
   ])('refuses %s with 400 and no upstream call', async (_, body, message, code) => {
     const { status, text } = await stack.post(body);
     expect(status).toBe(400);
-    expect(JSON.parse(text)).toEqual({ errors: [{ message, extensions: { code } }] });
+    expect(JSON.parse(text)).toEqual({ errors: [{ message, extensions: { code, requestId: expect.any(String) } }] });
     expect(stack.lookup.counters.searchRequests + stack.lookup.counters.tokenRequests).toBe(0);
   });
 });
@@ -90,7 +90,12 @@ describe('trusted documents alongside arbitrary operations', () => {
     const { status, text } = await stack.post({ variables });
     expect(status).toBe(400);
     expect(JSON.parse(text)).toEqual({
-      errors: [{ message: 'Send "query", or "documentId" with the id of a trusted document', extensions: { code: 'BAD_REQUEST' } }],
+      errors: [
+        {
+          message: 'Send "query", or "documentId" with the id of a trusted document',
+          extensions: { requestId: expect.any(String), code: 'BAD_REQUEST' },
+        },
+      ],
     });
   });
 });

@@ -38,7 +38,14 @@ async function expectCode(code: keyof typeof MESSAGES, detailPart: string) {
   const { status, body } = await stack.execute(SearchCompaniesDocument, freshSearch('holdings'));
   expect(status).toBe(200);
   expect(body.data).toBeNull();
-  expect(body.errors).toEqual([{ message: MESSAGES[code], locations: expect.any(Array), path: ['searchCompanies'], extensions: { code } }]);
+  expect(body.errors).toEqual([
+    {
+      message: MESSAGES[code],
+      locations: expect.any(Array),
+      path: ['searchCompanies'],
+      extensions: { code, requestId: expect.any(String) },
+    },
+  ]);
   const warnings = stack.logs.map((line) => JSON.parse(line) as { level: number; detail?: string }).filter((entry) => entry.level === 40);
   expect(warnings).toEqual([expect.objectContaining({ code, detail: expect.stringContaining(detailPart) })]);
   return body;
@@ -112,7 +119,7 @@ describe('upstream failures get coded errors', () => {
     const query = freshSearch('holdings');
     stack.lookup.knobs.failSearch({ status: 503 });
     const failed = await stack.execute(SearchCompaniesDocument, query);
-    expect(failed.body.errors![0]!.extensions).toEqual({ code: 'UPSTREAM_UNAVAILABLE' });
+    expect(failed.body.errors![0]!.extensions).toEqual({ requestId: expect.any(String), code: 'UPSTREAM_UNAVAILABLE' });
     const recovered = await stack.execute(SearchCompaniesDocument, query);
     expect(recovered.body.errors).toBeUndefined();
     expect(stack.lookup.counters.searchRequests).toBe(2);
@@ -131,7 +138,7 @@ describe('an upstream that cannot be reached', () => {
     try {
       const response = await unreachable.post({ query: '{ searchCompanies(q: "acme", jurisdiction: "GB") { totalCount } }' });
       const body = JSON.parse(response.text);
-      expect(body.errors[0].extensions).toEqual({ code: 'UPSTREAM_UNAVAILABLE' });
+      expect(body.errors[0].extensions).toEqual({ requestId: expect.any(String), code: 'UPSTREAM_UNAVAILABLE' });
       expect(body.errors[0].message).toBe(MESSAGES.UPSTREAM_UNAVAILABLE);
       expect(unreachable.logs.map((line) => JSON.parse(line))).toContainEqual(
         expect.objectContaining({

@@ -38,6 +38,15 @@ export interface StackOptions {
   upstreamUrl?: string;
   /** Tracing's hooks (see startTracing), for the gateway and its logger. */
   tracing?: Tracing;
+  /**
+   * Ask for the token at start, as `npm start` does (await `gateway.tokenAtStart`). Off by default: tests count
+   * token calls and set token faults after the stack has started, and a token asked for in between would race them.
+   */
+  tokenAtStart?: boolean;
+  /** Waits out SHUTDOWN_DRAIN_DELAY_MS in `gateway.close()`; a test resolves it when it has seen the drain. */
+  drainWait?: (ms: number) => Promise<void>;
+  /** The upstream's client id instead of the lookup service's, e.g. to have the credentials refused. */
+  clientId?: string;
 }
 
 /** The embedded lookup service and a gateway in front of it, both on loopback ports of their own. */
@@ -47,9 +56,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const config = { ...readConfig({}), port: 0, logLevel: 'debug' as const, ...options.gateway };
   const gateway = await startGateway(
     config,
-    { url: new URL(options.upstreamUrl ?? lookup.url), ...lookup.credentials },
+    { url: new URL(options.upstreamUrl ?? lookup.url), ...lookup.credentials, ...(options.clientId && { clientId: options.clientId }) },
     createLogger(config.logLevel, { write: (line: string) => logs.push(line) }, options.tracing?.logFields),
-    { clock: options.clock, tracing: options.tracing },
+    { clock: options.clock, tracing: options.tracing, tokenAtStart: options.tokenAtStart ?? false, drainWait: options.drainWait },
   );
 
   const post = (body: unknown, headers: Record<string, string> = {}) =>

@@ -6,6 +6,7 @@ import { type Env, EnvReader } from './env-reader.js';
 import { type GraphqlSettings, readGraphqlSettings } from './graphql-settings.js';
 import type { LogLevel } from '../logger.js';
 import { type RateLimitSettings, type RequestLimitSettings, readRateLimits, readRequestLimits } from './limits-settings.js';
+import { type ObservabilitySettings, readObservabilitySettings } from './observability-settings.js';
 import { readLogLevel, readServerSettings, type ServerSettings } from './server-settings.js';
 import { readTracingSettings, type TracingSettings } from './tracing-settings.js';
 import { readSharedStateSettings, type SharedStateSettings } from './shared-state-settings.js';
@@ -26,7 +27,8 @@ export interface GatewayConfig
     RequestLimitSettings,
     CorsSettings,
     RateLimitSettings,
-    SharedStateSettings {
+    SharedStateSettings,
+    ObservabilitySettings {
   logLevel: LogLevel;
   /** Unset: tracing is off (no OTLP endpoint, or OTEL_SDK_DISABLED). */
   tracing: TracingSettings | undefined;
@@ -61,6 +63,7 @@ export function readConfig(env: Env = process.env): GatewayConfig {
     ...readCorsSettings(reader),
     ...readRateLimits(reader),
     ...readSharedStateSettings(reader),
+    ...readObservabilitySettings(reader, production, server.port),
     logLevel: readLogLevel(reader),
     ...readTracingSettings(reader),
   };

@@ -8,4 +8,6 @@ export interface ExecutionObserver {
 /** What the request handler hands Yoga with each request. */
 export interface GatewayServerContext {
   execution: ExecutionObserver;
+  /** Given in `extensions.requestId` of every error. */
+  requestId?: string | undefined;
 }

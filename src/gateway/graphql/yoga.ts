@@ -13,6 +13,7 @@ import { DOCUMENT_ID_PARAM } from './use-trusted-documents.js';
 import { protectionPlugins, type YogaProtection } from './protection-plugins.js';
 import type { GatewayServerContext } from './server-context.js';
 import { useDocumentCache } from './use-document-cache.js';
+import { useRequestId } from './use-request-id.js';
 import { useResponseNotes } from './use-response-notes.js';
 import { useVariableErrorCodes } from './use-variable-error-codes.js';
 
@@ -27,12 +28,23 @@ export interface GatewayOptions {
   documents: DocumentCache;
   /** Where tracing is on, the plugins that make the operation and resolver spans. */
   tracingPlugins?: Plugin<GatewayContext>[] | undefined;
+  /** Plugins that watch without changing answers, such as metrics. */
+  observers?: Plugin[];
 }
 
 export type Gateway = ReturnType<typeof createGateway>;
 
 /** The GraphQL gateway as a request handler; `../server.ts` puts it on a port. */
-export function createGateway({ upstream, limits, requestDeadlineMs, logger, protection, documents, tracingPlugins = [] }: GatewayOptions) {
+export function createGateway({
+  upstream,
+  limits,
+  requestDeadlineMs,
+  logger,
+  protection,
+  documents,
+  tracingPlugins = [],
+  observers = [],
+}: GatewayOptions) {
   return createYoga<GatewayServerContext, GatewayContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -51,6 +63,8 @@ export function createGateway({ upstream, limits, requestDeadlineMs, logger, pro
       useVariableErrorCodes(),
       ...protectionPlugins(protection),
       useDocumentCache({ cache: documents }),
+      useRequestId(),
+      ...observers,
     ],
     // Bounded by bytes; Yoga's default is 1,024 documents whatever their size. Validation results go with their document.
     parserAndValidationCache: { documentCache: documents, errorCache: NO_PARSE_ERROR_CACHE },

@@ -1,9 +1,13 @@
 import { API_KEY_HEADER } from '../access/api-keys.js';
+import { REQUEST_ID_HEADER } from '../observability/observed-response.js';
 import { CSRF_HEADERS } from './csrf.js';
 
 export const CORS_ALLOWED_METHODS = 'GET, POST, OPTIONS';
-export const CORS_ALLOWED_HEADERS = ['content-type', 'accept', 'authorization', API_KEY_HEADER, ...CSRF_HEADERS].join(', ');
-export const CORS_EXPOSED_HEADERS = 'retry-after, www-authenticate';
+export const CORS_ALLOWED_HEADERS = ['content-type', 'accept', 'authorization', API_KEY_HEADER, REQUEST_ID_HEADER, ...CSRF_HEADERS].join(
+  ', ',
+);
+/** A browser app may read the request id, to show it or report it with an error. */
+export const CORS_EXPOSED_HEADERS = `retry-after, www-authenticate, ${REQUEST_ID_HEADER}`;
 /** How long browsers may cache a preflight answer. */
 export const CORS_MAX_AGE_SECONDS = 600;
 

@@ -2,10 +2,11 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { HeadersTooLargeError, MalformedHttpError, RequestTimeoutError } from '../../errors/http-refusals.js';
 import type { Refusal } from '../../errors/refusal.js';
+import { noteOutcome, REQUEST_ID_HEADER, requestIdFrom, requestIdOf } from '../observability/observed-response.js';
 
-/** A GraphQL-shaped error body, so clients read every refusal the way they read any GraphQL error. */
-function refusalBody(refusal: Refusal): string {
-  return JSON.stringify({ errors: [{ message: refusal.message, extensions: { code: refusal.code } }] });
+/** A GraphQL-shaped error body, so clients read every refusal the way they read any GraphQL error, with the request's id. */
+function refusalBody(refusal: Refusal, requestId: string | undefined): string {
+  return JSON.stringify({ errors: [{ message: refusal.message, extensions: { code: refusal.code, requestId } }] });
 }
 
 export function sendRejection(response: ServerResponse, refusal: Refusal): void {
@@ -15,7 +16,8 @@ export function sendRejection(response: ServerResponse, refusal: Refusal): void 
 
 /** Writes the whole refusal, status to last byte, and leaves ending the response to the caller. */
 export function writeRejection(response: ServerResponse, refusal: Refusal, closeConnection = refusal.closeConnection): void {
-  const body = refusalBody(refusal);
+  const body = refusalBody(refusal, requestIdOf(response));
+  noteOutcome(response, 'refused', refusal.code);
   response.writeHead(refusal.status, {
     ...refusal.headers,
     'content-type': 'application/json; charset=utf-8',
@@ -34,10 +36,10 @@ export function writeRejection(response: ServerResponse, refusal: Refusal, close
  * that never does would keep the socket, and its connection slot, for ever.
  * The wait lets a client still sending read the answer rather than a reset.
  */
-export function answerClientError(error: Error & { code?: string }, socket: Duplex, closeWithinMs: number): void {
+export function answerClientError(error: Error & { code?: string }, socket: Duplex, closeWithinMs: number): Refusal | undefined {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
-    return;
+    return undefined;
   }
   const refusal =
     error.code === 'HPE_HEADER_OVERFLOW'
@@ -45,10 +47,13 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? new RequestTimeoutError()
         : new MalformedHttpError(error.code);
-  const body = refusalBody(refusal);
+  // Node could not read the request, so its id header either: a new one.
+  const requestId = requestIdFrom(undefined);
+  const body = refusalBody(refusal, requestId);
   socket.end(
-    `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${REQUEST_ID_HEADER}: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
   );
   const timer = setTimeout(() => socket.destroy(), closeWithinMs);
   socket.once('close', () => clearTimeout(timer));
+  return refusal;
 }

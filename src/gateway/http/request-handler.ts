@@ -11,7 +11,9 @@ import type { CorsPolicy } from './cors.js';
 import { crossSiteRefusal } from './csrf.js';
 import { type LingerBounds, refuseBeforeBody } from './early-refusal.js';
 import type { Logger } from '../logger.js';
-import { GRAPHIQL_FILES_PATH, GRAPHQL_PATH, HEALTH_PATH } from '../paths.js';
+import { GRAPHIQL_FILES_PATH, GRAPHQL_PATH, HEALTH_PATH, READY_PATH } from '../paths.js';
+import { requestIdOf } from '../observability/observed-response.js';
+import { answerLive } from '../observability/readiness.js';
 import { AuthUnavailableError, RateLimitedError } from '../../errors/access-refusals.js';
 import {
   AcceptTooLongError,
@@ -50,6 +52,10 @@ export interface RequestHandlerOptions {
   /** What of a request body still coming is read after refusing the request, so the client gets the refusal. */
   refusalLinger: LingerBounds;
   logger: Logger;
+  /** Answers /ready: 200 while the gateway takes traffic, 503 once it drains. */
+  answerReady: (response: ServerResponse) => void;
+  /** Told of each request the rate limit refuses, and whose. */
+  onRateLimited: (client: Client) => void;
 }
 
 /** Static answers, loaded without credentials: the page a browser opens at /graphql, and the files it loads from under /graphiql/. */
@@ -80,11 +86,11 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
     handle(options, request, response, continueFirst).catch((error: unknown) => {
       if (error instanceof ClientGoneError) {
         // Nobody is left to answer, and nothing went wrong here.
-        logger.debug({ reason: error.message }, 'Client went away before sending its whole request');
+        logger.debug({ reason: error.message, requestId: requestIdOf(response) }, 'Client went away before sending its whole request');
         response.destroy();
         return;
       }
-      logger.error({ err: error }, 'Request handling failed');
+      logger.error({ err: error, requestId: requestIdOf(response) }, 'Request handling failed');
       if (!response.headersSent) {
         sendRejection(response, new InternalServerError());
       } else {
@@ -107,12 +113,8 @@ async function handle(
   if (!isValidHost(request.headers.host)) return reject(options, response, new InvalidHostError());
   const method = request.method ?? 'GET';
   const path = (request.url ?? '/').split('?', 1)[0]!;
-  if (path === HEALTH_PATH) {
-    // Yoga's health check matches only a URL that ends in /health; a query string (a prober's ?probe=1) means nothing to it.
-    request.url = HEALTH_PATH;
-    // Awaited like every other answer, so that its failure is caught below rather than left to stop the process.
-    return void (await options.next(request, response, undefined));
-  }
+  if (path === HEALTH_PATH) return answerLive(response);
+  if (path === READY_PATH) return options.answerReady(response);
   if (options.graphiql?.served && path.startsWith(GRAPHIQL_FILES_PATH)) {
     return serveGraphiqlFile(options, options.graphiql.file, request, response);
   }
@@ -143,7 +145,7 @@ async function handle(
     : await options.checkAccess(request.headers, address);
   if (!access.allowed) {
     // Failed attempts count against the address, so guessing keys is rate limited too.
-    const deciding = rateLimited(options, `ip:${address}`);
+    const deciding = rateLimited(options, { kind: 'anonymous', key: `ip:${address}` });
     // Awaited only where the fleet's bucket is asked: an instance alone decides at once, without a microtask turn.
     const limited: Refusal | undefined = deciding instanceof Promise ? await deciding : deciding;
     if (limited) return reject(options, response, limited);
@@ -153,7 +155,7 @@ async function handle(
     return reject(options, response, access.refusal);
   }
 
-  const deciding = rateLimited(options, access.client.key);
+  const deciding = rateLimited(options, access.client);
   const limited: Refusal | undefined = deciding instanceof Promise ? await deciding : deciding;
   if (limited) return reject(options, response, limited, access.client);
   if (graphiqlPage) {
@@ -166,7 +168,7 @@ async function handle(
     if (continueFirst) response.writeContinue();
     body = await readBody(request, options.maxBodyBytes);
     if (body === undefined) return reject(options, response, new PayloadTooLargeError(options.maxBodyBytes), access.client);
-    const charging = chargeBatch(options, access.client.key, body);
+    const charging = chargeBatch(options, access.client, body);
     const batchRefused: Refusal | undefined = charging instanceof Promise ? await charging : charging;
     if (batchRefused) return reject(options, response, batchRefused, access.client);
   }
@@ -200,7 +202,7 @@ async function serveGraphiqlFile(
   const method = request.method ?? 'GET';
   if (method !== 'GET' && method !== 'HEAD') return reject(options, response, new MethodNotAllowedError(method, ['GET', 'HEAD']));
   const address = networkOf(clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], options.trustedProxyCount));
-  const deciding = rateLimited(options, `ip:${address}`);
+  const deciding = rateLimited(options, { kind: 'anonymous', key: `ip:${address}` });
   const limited: Refusal | undefined = deciding instanceof Promise ? await deciding : deciding;
   if (limited) return reject(options, response, limited);
   if (!(await file(request, response))) reject(options, response, new NotFoundError(GRAPHQL_PATH));
@@ -218,13 +220,16 @@ function answerOptions(cors: CorsPolicy, request: IncomingMessage, response: Ser
 }
 
 /** A refusal when the client is over its rate; a promise only where the fleet's bucket is asked, so one instance alone waits for nothing. */
-function rateLimited(options: RequestHandlerOptions, clientKey: string, count = 1): Refusal | undefined | Promise<Refusal | undefined> {
-  const decision = options.rateLimiter?.take(clientKey, count);
-  return decision instanceof Promise ? decision.then(refusalFor) : refusalFor(decision);
+function rateLimited(options: RequestHandlerOptions, client: Client, count = 1): Refusal | undefined | Promise<Refusal | undefined> {
+  const decision = options.rateLimiter?.take(client.key, count);
+  return decision instanceof Promise
+    ? decision.then((settled) => refusalFor(options, client, settled))
+    : refusalFor(options, client, decision);
 }
 
-function refusalFor(decision: RateDecision | undefined): Refusal | undefined {
+function refusalFor(options: RequestHandlerOptions, client: Client, decision: RateDecision | undefined): Refusal | undefined {
   if (decision === undefined || decision.allowed) return undefined;
+  options.onRateLimited(client);
   return new RateLimitedError(decision.retryAfterSeconds);
 }
 
@@ -234,7 +239,7 @@ function refusalFor(decision: RateDecision | undefined): Refusal | undefined {
  * operation: the one taken before reading, and the rest here. Only a body
  * starting with `[` is parsed; a batch Yoga will refuse anyway costs no more.
  */
-function chargeBatch(options: RequestHandlerOptions, clientKey: string, body: Buffer): Refusal | undefined | Promise<Refusal | undefined> {
+function chargeBatch(options: RequestHandlerOptions, client: Client, body: Buffer): Refusal | undefined | Promise<Refusal | undefined> {
   const limiter = options.rateLimiter;
   if (!limiter || options.batchingLimit === 0 || !isBatchBody(body)) {
     return undefined;
@@ -248,11 +253,14 @@ function chargeBatch(options: RequestHandlerOptions, clientKey: string, body: Bu
     return undefined;
   }
   if (operations > limiter.burst) return new BatchTooLargeError(limiter.burst);
-  return rateLimited(options, clientKey, operations - 1);
+  return rateLimited(options, client, operations - 1);
 }
 
 function reject(options: RequestHandlerOptions, response: ServerResponse, refusal: Refusal, client?: Client): void {
-  options.logger.info({ status: refusal.status, code: refusal.code, client: client?.key }, 'Request refused');
+  options.logger.info(
+    { status: refusal.status, code: refusal.code, client: client?.key, requestId: requestIdOf(response) },
+    'Request refused',
+  );
   if (bodyStillComing(response.req)) refuseBeforeBody(response, refusal, options.refusalLinger);
   else sendRejection(response, refusal);
 }

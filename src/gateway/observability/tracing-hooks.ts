@@ -5,12 +5,16 @@ import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../../schema/context.js';
 
 /** How the gateway serves one request; `continueFirst` as in http/request-handler.ts. */
-export type Serve = (request: IncomingMessage, response: ServerResponse, continueFirst?: boolean) => void;
+export type Serve<Response extends ServerResponse = ServerResponse> = (
+  request: IncomingMessage,
+  response: Response,
+  continueFirst?: boolean,
+) => void;
 
 /** The hooks through which a traced gateway makes its spans; with tracing off there is none, and nothing runs per request. */
 export interface Tracing {
   /** `serve` with each request in a server span of its own, continuing the request's `traceparent`. */
-  traceRequests(serve: Serve): Serve;
+  traceRequests<Response extends ServerResponse>(serve: Serve<Response>): Serve<Response>;
   /** The GraphQL operation's span and the searchCompanies resolver's. */
   plugins: Plugin<GatewayContext>[];
   /** For the upstream client's cache lookup spans; its calls to the upstream are traced through undici's diagnostics channels. */

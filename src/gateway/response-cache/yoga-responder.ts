@@ -3,6 +3,12 @@ import { Readable } from 'node:stream';
 import { ExecutionRecord } from './execution-record.js';
 import { isReusableRequest, type ResponseCache } from './response-cache.js';
 import type { Gateway } from '../graphql/yoga.js';
+import { noteOutcome, requestIdOf } from '../observability/observed-response.js';
+
+/** Told whether each request the cache could hold was found in it. */
+export interface ResponseCacheObserver {
+  responseCacheLookup(hit: boolean): void;
+}
 
 /** Headers about Yoga's own connection, not the answer: the whole body is sent here with its length. */
 const HOP_BY_HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
@@ -34,11 +40,13 @@ function isReusableContentType(contentType: string | null): contentType is strin
  * when it holds this very request, otherwise with Yoga, keeping the answer
  * when its execution record says it may be reused.
  */
-export function createYogaResponder(gateway: Gateway, cache: ResponseCache | undefined) {
+export function createYogaResponder(gateway: Gateway, cache: ResponseCache | undefined, observer?: ResponseCacheObserver) {
   return async (request: IncomingMessage, response: ServerResponse, body: Buffer | undefined): Promise<void> => {
     const key = cache && isReusableRequest(request, body) ? cache.keyOf(request, body) : undefined;
     const hit = key === undefined ? undefined : cache?.get(key);
+    if (key !== undefined) observer?.responseCacheLookup(hit !== undefined);
     if (hit) {
+      noteOutcome(response, 'response_cache');
       response.writeHead(200, { 'content-type': hit.contentType, 'content-length': hit.body.length });
       response.end(hit.body);
       return;
@@ -48,7 +56,8 @@ export function createYogaResponder(gateway: Gateway, cache: ResponseCache | und
     // stream, not the Buffer itself: it counts the own keys of what it is given, one per byte of a Buffer.
     if (body) Object.assign(request, { body: Readable.from([body]) });
     const execution = new ExecutionRecord();
-    const answer = await gateway.handleNodeRequestAndResponse(request, response, { execution });
+    noteOutcome(response, 'graphql');
+    const answer = await gateway.handleNodeRequestAndResponse(request, response, { execution, requestId: requestIdOf(response) });
     const answerBody = asBuffer(await answer.arrayBuffer());
     if (response.destroyed) return;
     response.writeHead(answer.status, endToEndHeaders(answer.headers, answerBody.length));

@@ -15,7 +15,7 @@ export interface CircuitBreakerOptions {
   onOpen?: ((cooldownMs: number, rateLimited: boolean) => void) | undefined;
 }
 
-type State = 'closed' | 'open' | 'half-open';
+export type CircuitState = 'closed' | 'open' | 'half-open';
 
 /**
  * Stops calling an upstream that keeps failing. After `failureThreshold`
@@ -28,7 +28,7 @@ type State = 'closed' | 'open' | 'half-open';
 export class CircuitBreaker {
   readonly #options: CircuitBreakerOptions;
   readonly #clock: Clock;
-  #state: State = 'closed';
+  #state: CircuitState = 'closed';
   #failures = 0;
   #openUntil = 0;
   #rateLimited = false;
@@ -36,6 +36,11 @@ export class CircuitBreaker {
   constructor(options: CircuitBreakerOptions) {
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
+  }
+
+  /** Open until its cool-down has passed, though the state changes to half-open only when the next call comes. */
+  get state(): CircuitState {
+    return this.#state === 'open' && this.#clock() >= this.#openUntil ? 'half-open' : this.#state;
   }
 
   /** Lets a call through, or throws `UpstreamCircuitOpenError`. Every admitted call must report its outcome. */

@@ -18,6 +18,14 @@ export class ConcurrencyLimit {
     this.#max = max;
   }
 
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  get waiting(): number {
+    return this.#queue.length;
+  }
+
   /** Resolves with the function that gives the slot back, once a slot is free. */
   acquire(expiresAt: number, where: string): Promise<() => void> {
     if (this.#inFlight < this.#max) {

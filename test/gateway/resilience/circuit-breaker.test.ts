@@ -38,7 +38,7 @@ describe('circuit breaker', () => {
       expect.objectContaining({
         // The 400 ms cool-down, told in whole seconds.
         message: 'The company lookup service keeps failing, so the gateway is not calling it for the next 1 s; try again then.',
-        extensions: { code: 'UPSTREAM_UNAVAILABLE' },
+        extensions: { requestId: expect.any(String), code: 'UPSTREAM_UNAVAILABLE' },
       }),
     ]);
     expect(stack.lookup.counters.searchRequests).toBe(FAILURES);
@@ -93,7 +93,7 @@ describe('circuit breaker', () => {
       expect.objectContaining({
         message:
           'The company lookup service is limiting how often the gateway may call it, so the gateway is not calling it for the next 1 s; try again then.',
-        extensions: { code: 'UPSTREAM_RATE_LIMITED' },
+        extensions: { requestId: expect.any(String), code: 'UPSTREAM_RATE_LIMITED' },
       }),
     ]);
     expect(stack.lookup.counters.searchRequests).toBe(FAILURES);

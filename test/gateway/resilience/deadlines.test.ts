@@ -47,7 +47,7 @@ describe('request deadline', () => {
     expect(body.errors).toEqual([
       expect.objectContaining({
         message: 'The company lookup service did not answer in time; try again shortly.',
-        extensions: { code: 'UPSTREAM_TIMEOUT' },
+        extensions: { requestId: expect.any(String), code: 'UPSTREAM_TIMEOUT' },
       }),
     ]);
     expect(stack.lookup.counters.searchRequests).toBe(1);

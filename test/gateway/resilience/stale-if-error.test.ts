@@ -79,7 +79,9 @@ describe('stale-if-error', () => {
     expect(stack.lookup.counters.searchRequests).toBe(1);
 
     const uncached = await stack.execute(DashboardSearchDocument, { q: 'holdings', jurisdiction: 'GB' });
-    expect(uncached.body.errors).toEqual([expect.objectContaining({ extensions: { code: 'UPSTREAM_UNAVAILABLE' } })]);
+    expect(uncached.body.errors).toEqual([
+      expect.objectContaining({ extensions: { requestId: expect.any(String), code: 'UPSTREAM_UNAVAILABLE' } }),
+    ]);
     expect(stack.lookup.counters.searchRequests).toBe(1);
   });
 
@@ -125,7 +127,7 @@ describe('stale-if-error', () => {
     stack.lookup.knobs.failSearch({ status: 503 }, Number.POSITIVE_INFINITY);
     const { body } = await stack.execute(SearchCompaniesDocument, SEARCH);
     expect(body.data).toBeNull();
-    expect(body.errors).toEqual([expect.objectContaining({ extensions: { code: 'UPSTREAM_UNAVAILABLE' } })]);
+    expect(body.errors).toEqual([expect.objectContaining({ extensions: { requestId: expect.any(String), code: 'UPSTREAM_UNAVAILABLE' } })]);
   });
 
   it('never serves stale data for a query the upstream rejects', async () => {
@@ -133,6 +135,8 @@ describe('stale-if-error', () => {
     await expiredSearch(stack);
     stack.lookup.knobs.failSearch({ status: 400, body: '{"message":"q is not allowed"}' }, 1);
     const { body } = await stack.execute(SearchCompaniesDocument, SEARCH);
-    expect(body.errors).toEqual([expect.objectContaining({ extensions: { code: 'UPSTREAM_REJECTED_QUERY' } })]);
+    expect(body.errors).toEqual([
+      expect.objectContaining({ extensions: { requestId: expect.any(String), code: 'UPSTREAM_REJECTED_QUERY' } }),
+    ]);
   });
 });

@@ -1,0 +1,36 @@
+import { GraphQLError } from 'graphql';
+import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+import type { GatewayServerContext } from './server-context.js';
+
+/**
+ * Gives every error of an answer the request's id in `extensions.requestId`,
+ * the one in its `x-request-id` header and log lines, so a client reporting
+ * an error names the request. Answers without errors are left as they are;
+ * only those may be reused by the response cache, so no cached answer carries
+ * another request's id.
+ */
+export function useRequestId(): Plugin<Record<string, unknown>, GatewayServerContext> {
+  return {
+    onResultProcess({ result, setResult, serverContext }) {
+      const { requestId } = serverContext;
+      if (requestId === undefined || isAsyncIterable(result)) return;
+      const results = Array.isArray(result) ? result : [result];
+      if (!results.some((one) => (one.errors?.length ?? 0) > 0)) return;
+      const withIds = results.map((one) =>
+        one.errors?.length ? { ...one, errors: one.errors.map((error) => withRequestId(error, requestId)) } : one,
+      );
+      setResult(Array.isArray(result) ? withIds : withIds[0]!);
+    },
+  };
+}
+
+function withRequestId(error: GraphQLError, requestId: string): GraphQLError {
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: { ...error.extensions, requestId },
+  });
+}
