@@ -152,7 +152,8 @@ export async function startGateway(
     tracingPlugins: options.tracing?.plugins,
     observers: metrics ? [useGraphqlMetrics({ metrics })] : [],
   });
-  const readiness = new Readiness(() => upstream.status(), clock);
+  const redisSharing = shared && (() => shared.sharing);
+  const readiness = new Readiness(() => upstream.status(), clock, redisSharing);
   const connectionCap = new ConnectionCap(
     {
       maxConnections: config.maxConnections,
@@ -244,6 +245,7 @@ export async function startGateway(
     upstream: () => upstream.status(),
     cacheBytes: () => ({ upstream_windows: upstream.cacheBytes, responses: responseCache?.bytes ?? 0, documents: documents.bytes }),
     clock,
+    redisSharing,
   });
   const metricsServer =
     metrics &&
@@ -251,6 +253,7 @@ export async function startGateway(
       // METRICS_PORT taken: the gateway does not start half-way, holding its public port.
       server.close();
       await upstream.close();
+      await shared?.close();
       throw error;
     }));
   const tokenAtStart = options.tokenAtStart === false ? Promise.resolve() : fetchTokenAtStart(upstream, target.clientId, logger);

@@ -3,6 +3,8 @@ import type { UpstreamLog } from '../upstream/log.js';
 import type { SharedStateSettings } from './config/shared-state-settings.js';
 
 export interface ClosableSharedStore extends SharedStore {
+  /** Whether Redis answers now: false while it is taken to be away and this instance goes on alone. */
+  readonly sharing: boolean;
   close(): Promise<void>;
 }
 

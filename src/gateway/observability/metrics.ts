@@ -44,6 +44,8 @@ export interface MetricSources {
   cacheBytes(): Record<'upstream_windows' | 'responses' | 'documents', number>;
   /** The clock the token's expiry is told by. */
   clock: Clock;
+  /** With REDIS_URL: whether Redis answers now. */
+  redisSharing?: (() => boolean) | undefined;
 }
 
 /**
@@ -253,6 +255,15 @@ export class GatewayMetrics implements UpstreamObserver {
       collect() {
         const status = metrics.#sources?.upstream();
         if (status) this.set(status.callsWaiting);
+      },
+    });
+    new Gauge({
+      name: `${PREFIX}redis_sharing`,
+      help: 'With REDIS_URL: 1 while Redis answers and the fleet shares its state, 0 while this instance goes on alone.',
+      registers,
+      collect() {
+        const sharing = metrics.#sources?.redisSharing;
+        if (sharing) this.set(sharing() ? 1 : 0);
       },
     });
     new Gauge({

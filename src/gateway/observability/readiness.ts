@@ -22,6 +22,8 @@ export interface ReadinessAnswer {
     tokenExpiresInSeconds?: number;
     circuit: UpstreamStatus['circuit'];
   };
+  /** With REDIS_URL: `connected`, or `unavailable` while this instance goes on alone. */
+  redis?: 'connected' | 'unavailable';
 }
 
 /**
@@ -30,16 +32,20 @@ export interface ReadinessAnswer {
  * sending it requests before it stops accepting them. The upstream's state is
  * reported, never judged: an upstream outage or refused credentials hit every
  * instance alike, and failing readiness for them would pull them all at once,
- * where each can still answer from its caches.
+ * where each can still answer from its caches; so would a Redis outage, which
+ * every instance rides out alone.
  */
 export class Readiness {
   readonly #upstream: () => UpstreamStatus;
   readonly #clock: Clock;
+  readonly #redisSharing: (() => boolean) | undefined;
   #draining = false;
 
-  constructor(upstream: () => UpstreamStatus, clock: Clock) {
+  /** `redisSharing`, with REDIS_URL: whether Redis answers now; reported like the upstream, never held against readiness. */
+  constructor(upstream: () => UpstreamStatus, clock: Clock, redisSharing?: () => boolean) {
     this.#upstream = upstream;
     this.#clock = clock;
+    this.#redisSharing = redisSharing;
   }
 
   get draining(): boolean {
@@ -59,6 +65,7 @@ export class Readiness {
         ...(token.expiresAt === undefined ? {} : { tokenExpiresInSeconds: Math.round((token.expiresAt - this.#clock()) / 1000) }),
         circuit,
       },
+      ...(this.#redisSharing === undefined ? {} : { redis: this.#redisSharing() ? 'connected' : 'unavailable' }),
     };
   }
 

@@ -1,0 +1,40 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFleet, type Fleet } from '../support/fleet.js';
+import { send } from '../support/http.js';
+import { scrape } from '../support/metrics.js';
+import { within } from '../support/within.js';
+
+const SAFETY_MS = 20_000;
+
+let fleet: Fleet | undefined;
+afterEach(async () => {
+  await fleet?.close();
+  fleet = undefined;
+});
+
+async function readiness(index: number): Promise<{ status: number; body: { status: string; redis?: string } }> {
+  const answer = await send(fleet!.gateways[index]!.url + '/ready');
+  return { status: answer.status, body: JSON.parse(answer.text) as { status: string; redis?: string } };
+}
+
+describe('readiness and metrics of a fleet on Redis', () => {
+  it('report Redis connected, then unavailable while it is away, without failing readiness, then connected again', async () => {
+    fleet = await startFleet({ instances: 1, gateway: { redisCommandTimeoutMs: 50, metricsPort: 0 } });
+    const metricsUrl = fleet.gateways[0]!.metricsUrl!;
+    await within(fleet.logged(0, 'Redis connected'), SAFETY_MS, 'the instance to connect to Redis');
+    expect(await readiness(0)).toMatchObject({ status: 200, body: { status: 'ready', redis: 'connected' } });
+    expect((await scrape(metricsUrl)).series.get('csg_redis_sharing')).toBe(1);
+
+    await fleet.redis.kill();
+    // A request asks Redis, and finding it gone, the instance goes on alone.
+    expect((await fleet.search(0, { q: 'Holdings', jurisdiction: 'GB' })).status).toBe(200);
+    await within(fleet.logged(0, 'Redis unavailable'), SAFETY_MS, 'the instance to see Redis gone');
+    expect(await readiness(0)).toMatchObject({ status: 200, body: { status: 'ready', redis: 'unavailable' } });
+    expect((await scrape(metricsUrl)).series.get('csg_redis_sharing')).toBe(0);
+
+    await fleet.redis.restart();
+    await within(fleet.logged(0, 'Redis is back'), SAFETY_MS, 'the instance to see Redis back');
+    expect(await readiness(0)).toMatchObject({ status: 200, body: { status: 'ready', redis: 'connected' } });
+    expect((await scrape(metricsUrl)).series.get('csg_redis_sharing')).toBe(1);
+  });
+});
