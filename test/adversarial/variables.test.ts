@@ -61,6 +61,6 @@ describe('a variable that cannot be coerced', () => {
     expect(errors[0]!.message).toBe(
       `Variable "$size" got invalid value "${'x'.repeat(100)}…"; Int cannot represent non-integer value: "${'x'.repeat(100)}…"`,
     );
-    expect(errors[0]!.extensions).toEqual({ code: 'BAD_USER_INPUT', variable: 'size' });
+    expect(errors[0]!.extensions).toEqual({ code: 'BAD_USER_INPUT', variable: 'size', requestId: expect.any(String) });
   });
 });
