@@ -63,7 +63,7 @@ export interface RunningGateway {
 }
 
 export interface GatewayOptions {
-  /** Time for the upstream's circuit breaker and token; tests move it on instead of sleeping. */
+  /** Time for the upstream's circuit breaker and token and for the caches' TTLs; tests move it on instead of sleeping. */
   clock?: Clock | undefined;
 }
 
@@ -78,7 +78,8 @@ export async function startGateway(
   options: GatewayOptions = {},
 ): Promise<RunningGateway> {
   const answerBytes = config.responseCache ? Math.floor(config.cacheMaxBytes * RESPONSE_CACHE_SHARE) : 0;
-  const responseCache = answerBytes > 0 ? new ResponseCache({ maxBytes: answerBytes, maxTtlMs: config.cacheTtlMs }) : undefined;
+  const responseCache =
+    answerBytes > 0 ? new ResponseCache({ maxBytes: answerBytes, maxTtlMs: config.cacheTtlMs, clock: options.clock }) : undefined;
   const documentBytes = Math.floor(config.cacheMaxBytes * DOCUMENT_CACHE_SHARE);
   const documents = new DocumentCache(documentBytes);
   const upstream = new UpstreamClient({

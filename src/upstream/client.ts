@@ -21,6 +21,7 @@ export class UpstreamClient {
       cache: options.cache,
       pageParam: options.pageParam,
       log: options.log,
+      clock: options.clock,
       fetchWindow: (request) => this.#call.fetchWindow(request),
     });
   }

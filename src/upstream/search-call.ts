@@ -1,7 +1,7 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import { UpstreamAuthError } from '../errors/upstream-errors.js';
 import { reportFailure, type UpstreamLog } from './log.js';
-import type { Clock } from './resilience/clock.js';
+import { systemClock, type Clock } from './resilience/clock.js';
 import { retryDelay, type RetryPolicy } from './resilience/retry-policy.js';
 import type { SearchQuery } from './search-query.js';
 import { readWindow, type WindowReading } from './window-reading.js';
@@ -44,7 +44,7 @@ export interface SearchCallOptions {
   refusedCredentialsCooldownMs: number;
   tokenLifetime: TokenLifetime;
   log: UpstreamLog;
-  /** Time for the circuit breaker and the token; tests move it on instead of sleeping. */
+  /** Time for the circuit breaker, the token and the windows' age; tests move it on instead of sleeping. */
   clock?: Clock | undefined;
 }
 
@@ -70,7 +70,12 @@ export class SearchCall {
       log: options.log,
       clock: options.clock,
     });
-    this.#reading = { log: options.log, redact: (text) => this.#tokens.redact(text), pageSize: UPSTREAM_MAX_PAGE_SIZE };
+    this.#reading = {
+      log: options.log,
+      redact: (text) => this.#tokens.redact(text),
+      pageSize: UPSTREAM_MAX_PAGE_SIZE,
+      clock: options.clock ?? systemClock,
+    };
   }
 
   /**

@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Company } from './company.js';
 import { UpstreamError, type UpstreamErrorCode, UpstreamRejectedQueryError } from '../errors/upstream-errors.js';
 import { reportFailure, type UpstreamLog } from './log.js';
+import { systemClock, type Clock } from './resilience/clock.js';
 import { type Deadline, waitWithin } from './resilience/deadline.js';
 import { SEARCH_ENDPOINT, UPSTREAM_MAX_PAGE_SIZE, type WindowRequest } from './search-call.js';
 import { normalizeSearchQuery, type SearchQuery } from './search-query.js';
@@ -23,6 +24,8 @@ export interface SearchWindowsOptions {
   /** Whether the upstream pages: without a page parameter, only the first window of each search can be paged through. */
   pageParam: string | undefined;
   log: UpstreamLog;
+  /** Judges the windows' age; the same clock stamps their `fetchedAt`. */
+  clock?: Clock | undefined;
   /** Fetches one window from the upstream; one call at a time per window, shared by all who wait for it. */
   fetchWindow: (request: WindowRequest) => Promise<SearchWindow>;
 }
@@ -54,6 +57,8 @@ export interface SearchPage {
   /** Whether the search has positions after the page, and before it; both are known whichever way the page was counted. */
   hasNextPage: boolean;
   hasPreviousPage: boolean;
+  /** Whether the oldest window this page was cut from is past its TTL. */
+  stale: boolean;
   /** When the oldest window this page was cut from was fetched. */
   fetchedAt: Date;
   /** When that window goes past its TTL (epoch ms): the page is stale after it, and so is anything built from it. */
@@ -89,9 +94,11 @@ function isFull(window: SearchWindow): boolean {
 export class SearchWindows {
   readonly #windows: LRUCache<string, SearchWindow, WindowRequest>;
   readonly #options: SearchWindowsOptions;
+  readonly #clock: Clock;
 
   constructor(options: SearchWindowsOptions) {
     this.#options = options;
+    this.#clock = options.clock ?? systemClock;
     const { ttlMs, staleWhileRevalidateMs, staleIfErrorMs, maxBytes } = options.cache;
     this.#windows = new LRUCache<string, SearchWindow, WindowRequest>({
       maxSize: maxBytes,
@@ -102,6 +109,8 @@ export class SearchWindows {
       // Reads the clock on every check. By default lru-cache reuses one reading for 1 ms through a timer set
       // on access, and on a gateway answering one search at a time that timer wakes the event loop for nothing.
       ttlResolution: 0,
+      // An injected clock drives the cache's own expiry too; otherwise lru-cache keeps its monotonic performance.now().
+      ...(options.clock ? { perf: { now: options.clock } } : {}),
       // A failed refresh keeps the old window for stale-if-error.
       noDeleteOnFetchRejection: true,
       ignoreFetchAbort: true,
@@ -175,6 +184,7 @@ export class SearchWindows {
       reachableCount: reachable,
       hasNextPage: end < reachable,
       hasPreviousPage: start > 0,
+      stale: this.#clock() > this.#freshUntil(oldest),
       fetchedAt: new Date(oldest.fetchedAt),
       freshUntil: this.#freshUntil(oldest),
       servedOnError: failure?.code,
@@ -220,7 +230,7 @@ export class SearchWindows {
     const key = windowKey(request.query, request.index);
     const { ttlMs, staleWhileRevalidateMs } = this.#options.cache;
     const cached = this.#windows.get(key);
-    const ageMs = cached ? Date.now() - cached.fetchedAt : Number.POSITIVE_INFINITY;
+    const ageMs = cached ? this.#clock() - cached.fetchedAt : Number.POSITIVE_INFINITY;
     if (cached && ageMs <= ttlMs) return { window: cached };
     if (cached && ageMs <= ttlMs + staleWhileRevalidateMs) {
       void this.#windows.fetch(key, { context: request, forceRefresh: true, allowStale: true });
