@@ -31,7 +31,7 @@ export interface Stack {
 export interface StackOptions {
   lookup?: LookupServiceOptions;
   gateway?: Partial<Omit<GatewayConfig, 'upstream'>>;
-  /** The gateway's clock for its circuit breaker and token, e.g. a `manualClock()`. */
+  /** The stack's clock, e.g. a `manualClock()`: the gateway's breaker, token and caches, and the lookup service's token lifetimes and quota. */
   clock?: Clock;
   /** Where the gateway's upstream is instead of the lookup service, e.g. a port nothing listens on. */
   upstreamUrl?: string;
@@ -39,7 +39,7 @@ export interface StackOptions {
 
 /** The embedded lookup service and a gateway in front of it, both on loopback ports of their own. */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
-  const lookup = await startLookupService(options.lookup);
+  const lookup = await startLookupService(options.clock ? { clock: options.clock, ...options.lookup } : options.lookup);
   const logs: string[] = [];
   const config = { ...readConfig({}), port: 0, logLevel: 'debug' as const, ...options.gateway };
   const gateway = await startGateway(
