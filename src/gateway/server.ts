@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UpstreamClient } from '../upstream/client.js';
-import type { Clock } from '../upstream/resilience/clock.js';
+import type { Clock, Sleep } from '../upstream/resilience/clock.js';
 import { createAccessPolicy } from './access/client-access.js';
 import type { GatewayConfig } from './config/gateway-config.js';
 import type { UpstreamTarget } from './config/upstream-settings.js';
@@ -65,6 +65,8 @@ export interface RunningGateway {
 export interface GatewayOptions {
   /** Time for the upstream's circuit breaker and token and for the caches' TTLs; tests move it on instead of sleeping. */
   clock?: Clock | undefined;
+  /** Waits out the upstream retries' backoffs; tests see them instead of sitting through them. */
+  sleep?: Sleep | undefined;
 }
 
 /** The title of GraphiQL's page. */
@@ -112,6 +114,7 @@ export async function startGateway(
     },
     log: logger,
     clock: options.clock,
+    sleep: options.sleep,
   });
   const gateway = createGateway({
     upstream,

@@ -1,7 +1,6 @@
-import { setTimeout as pause } from 'node:timers/promises';
 import { UpstreamAuthError } from '../errors/upstream-errors.js';
 import { reportFailure, type UpstreamLog } from './log.js';
-import { systemClock, type Clock } from './resilience/clock.js';
+import { type Clock, type Sleep, systemClock, systemSleep } from './resilience/clock.js';
 import { retryDelay, type RetryPolicy } from './resilience/retry-policy.js';
 import type { SearchQuery } from './search-query.js';
 import { readWindow, type WindowReading } from './window-reading.js';
@@ -46,6 +45,8 @@ export interface SearchCallOptions {
   log: UpstreamLog;
   /** Time for the circuit breaker, the token and the windows' age; tests move it on instead of sleeping. */
   clock?: Clock | undefined;
+  /** Waits out each retry's backoff; tests see the backoffs instead of sitting through them. */
+  sleep?: Sleep | undefined;
 }
 
 /**
@@ -98,7 +99,7 @@ export class SearchCall {
           retry: retry + 1,
           delayMs: Math.round(delayMs),
         });
-        await pause(delayMs);
+        await (this.#options.sleep ?? systemSleep)(delayMs);
       }
     }
   }

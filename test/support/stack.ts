@@ -3,7 +3,7 @@ import { print } from 'graphql';
 import { readConfig, type GatewayConfig } from '../../src/gateway/config/gateway-config.js';
 import { createLogger } from '../../src/gateway/logger.js';
 import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
-import type { Clock } from '../../src/upstream/resilience/clock.js';
+import type { Clock, Sleep } from '../../src/upstream/resilience/clock.js';
 import { startLookupService, type LookupService, type LookupServiceOptions } from '../../src/lookup-service/index.js';
 import { send, type HttpAnswer } from './http.js';
 
@@ -33,6 +33,8 @@ export interface StackOptions {
   gateway?: Partial<Omit<GatewayConfig, 'upstream'>>;
   /** The stack's clock, e.g. a `manualClock()`: the gateway's breaker, token and caches, and the lookup service's token lifetimes and quota. */
   clock?: Clock;
+  /** How the gateway waits out its retries' backoffs, e.g. recording them and returning at once. */
+  sleep?: Sleep;
   /** Where the gateway's upstream is instead of the lookup service, e.g. a port nothing listens on. */
   upstreamUrl?: string;
 }
@@ -46,7 +48,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     config,
     { url: new URL(options.upstreamUrl ?? lookup.url), ...lookup.credentials },
     createLogger(config.logLevel, { write: (line: string) => logs.push(line) }),
-    { clock: options.clock },
+    { clock: options.clock, sleep: options.sleep },
   );
 
   const post = (body: unknown, headers: Record<string, string> = {}) =>

@@ -1,3 +1,5 @@
+import { setTimeout } from 'node:timers/promises';
+
 /**
  * Epoch milliseconds now. The pieces that decide how long to hold calls back
  * (circuit breaker, token backoff and lifetime) read time through one of
@@ -6,3 +8,10 @@
 export type Clock = () => number;
 
 export const systemClock: Clock = () => Date.now();
+
+/** Waits `ms` milliseconds before a retry; tests replace it to see each backoff instead of sitting through it. */
+export type Sleep = (ms: number) => Promise<void>;
+
+export const systemSleep: Sleep = async (ms) => {
+  await setTimeout(ms);
+};
