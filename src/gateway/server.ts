@@ -63,7 +63,7 @@ export interface RunningGateway {
 }
 
 export interface GatewayOptions {
-  /** Time for the upstream's circuit breaker and token and for the caches' TTLs; tests move it on instead of sleeping. */
+  /** Time for the upstream's circuit breaker and token, the caches' TTLs and the rate limit's refill; tests move it on instead of sleeping. */
   clock?: Clock | undefined;
   /** Waits out the upstream retries' backoffs; tests see them instead of sitting through them. */
   sleep?: Sleep | undefined;
@@ -142,6 +142,7 @@ export async function startGateway(
     graphiqlRoutesFor(config, graphiql),
     logger,
     (socket) => connectionCap.refusalFor(socket),
+    options.clock,
   );
 
   const accessLogger = accessLoggerOf(logger);
@@ -232,6 +233,7 @@ function requestHandlerFor(
   graphiql: GraphiqlRoutes | undefined,
   logger: Logger,
   connectionOverCap: RequestHandlerOptions['connectionOverCap'],
+  clock: Clock | undefined,
 ): RequestHandler {
   return createRequestHandler({
     next,
@@ -239,7 +241,10 @@ function requestHandlerFor(
     checkAccess: createAccessPolicy({ apiKeys: config.apiKeys, jwt: config.jwt, allowAnonymous: config.allowAnonymous }),
     rateLimiter:
       config.rateLimitPerMinute > 0
-        ? new RateLimiter({ perMinute: config.rateLimitPerMinute, burst: config.rateLimitBurst, maxClients: config.rateLimitMaxClients })
+        ? new RateLimiter(
+            { perMinute: config.rateLimitPerMinute, burst: config.rateLimitBurst, maxClients: config.rateLimitMaxClients },
+            clock,
+          )
         : undefined,
     maxBodyBytes: config.maxBodyBytes,
     batchingLimit: config.batchingLimit,
