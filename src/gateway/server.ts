@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { setTimeout as pause } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
 import { UpstreamClient } from '../upstream/client.js';
-import type { Clock } from '../upstream/resilience/clock.js';
+import type { Clock, Sleep } from '../upstream/resilience/clock.js';
 import { createAccessPolicy } from './access/client-access.js';
 import type { GatewayConfig } from './config/gateway-config.js';
 import type { UpstreamTarget } from './config/upstream-settings.js';
@@ -80,7 +80,7 @@ export interface RunningGateway {
 }
 
 export interface GatewayOptions {
-  /** Time for the upstream's circuit breaker and token; tests move it on instead of sleeping. */
+  /** Time for the upstream's circuit breaker and token, the caches' TTLs and the rate limit's refill; tests move it on instead of sleeping. */
   clock?: Clock | undefined;
   /** Where tracing is on: the hooks that make the gateway's spans. */
   tracing?: Tracing | undefined;
@@ -88,6 +88,8 @@ export interface GatewayOptions {
   tokenAtStart?: boolean | undefined;
   /** How the drain delay is waited out; tests end it when they choose. */
   drainWait?: ((ms: number) => Promise<void>) | undefined;
+  /** Waits out the upstream retries' backoffs; tests see them instead of sitting through them. */
+  sleep?: Sleep | undefined;
 }
 
 /** The title of GraphiQL's page. */
@@ -101,7 +103,8 @@ export async function startGateway(
   options: GatewayOptions = {},
 ): Promise<RunningGateway> {
   const answerBytes = config.responseCache ? Math.floor(config.cacheMaxBytes * RESPONSE_CACHE_SHARE) : 0;
-  const responseCache = answerBytes > 0 ? new ResponseCache({ maxBytes: answerBytes, maxTtlMs: config.cacheTtlMs }) : undefined;
+  const responseCache =
+    answerBytes > 0 ? new ResponseCache({ maxBytes: answerBytes, maxTtlMs: config.cacheTtlMs, clock: options.clock }) : undefined;
   const documentBytes = Math.floor(config.cacheMaxBytes * DOCUMENT_CACHE_SHARE);
   const documents = new DocumentCache(documentBytes);
   const shared = await openSharedStore(config, logger);
@@ -141,6 +144,7 @@ export async function startGateway(
     clock,
     tracer: options.tracing?.tracer,
     observer: metrics,
+    sleep: options.sleep,
   });
   const gateway = createGateway({
     upstream,
@@ -175,6 +179,7 @@ export async function startGateway(
     shared,
     readiness,
     metrics,
+    options.clock,
   );
 
   const accessLogger = accessLoggerOf(logger);
@@ -303,10 +308,14 @@ function requestHandlerFor(
   shared: SharedStore | undefined,
   readiness: Readiness,
   metrics: GatewayMetrics | undefined,
+  clock: Clock | undefined,
 ): RequestHandler {
   const local =
     config.rateLimitPerMinute > 0
-      ? new RateLimiter({ perMinute: config.rateLimitPerMinute, burst: config.rateLimitBurst, maxClients: config.rateLimitMaxClients })
+      ? new RateLimiter(
+          { perMinute: config.rateLimitPerMinute, burst: config.rateLimitBurst, maxClients: config.rateLimitMaxClients },
+          clock,
+        )
       : undefined;
   return createRequestHandler({
     next,

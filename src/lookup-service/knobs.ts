@@ -1,7 +1,7 @@
 import type { CompanyResult } from './company.js';
 import { FaultQueue } from './faults.js';
 import type { Fault } from './faults.js';
-import { QuotaMeter } from './quota-meter.js';
+import type { QuotaMeter } from './quota-meter.js';
 import type { Quota } from './quota-meter.js';
 import type { TokenStore } from './token-store.js';
 import { describe, requireDelayMs, requireInteger, requirePositiveFiniteNumber } from './validation.js';
@@ -72,11 +72,11 @@ export class Knobs implements LookupServiceKnobs {
   private currentMapTokenAnswer: TokenAnswerMapper | undefined;
   private readonly searchFaults = new FaultQueue();
   private readonly tokenFaults = new FaultQueue();
-  private readonly quotaMeter = new QuotaMeter();
 
   constructor(
     initial: InitialKnobs,
     private readonly tokens: TokenStore,
+    private readonly quotaMeter: QuotaMeter,
   ) {
     this.searchLatencyMs = initial.searchLatencyMs;
     this.tokenLatencyMs = initial.tokenLatencyMs;

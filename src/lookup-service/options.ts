@@ -22,9 +22,12 @@ export interface LookupServiceOptions {
   tokenLatencyMs?: number;
   /** Default: the generated data set. */
   companies?: readonly CompanyResult[];
+  /** Milliseconds on a clock of the test's, for token lifetimes and quota windows; default performance.now(). */
+  clock?: () => number;
 }
 
 interface ResolvedOptions {
+  clock: () => number;
   host: string;
   port: number;
   credentials: ClientCredentials;
@@ -41,6 +44,7 @@ const KNOWN_OPTIONS: ReadonlySet<string> = new Set([
   'searchLatencyMs',
   'tokenLatencyMs',
   'companies',
+  'clock',
 ]);
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -55,8 +59,12 @@ export function resolveOptions(options: LookupServiceOptions): ResolvedOptions {
   if (options.companies !== undefined && !Array.isArray(options.companies)) {
     throw new TypeError(`companies must be an array, got ${describe(options.companies)}`);
   }
+  if (options.clock !== undefined && typeof options.clock !== 'function') {
+    throw new TypeError(`clock must be a function, got ${describe(options.clock)}`);
+  }
   const generated = randomCredentials();
   const resolved: Omit<ResolvedOptions, 'companies'> = {
+    clock: options.clock ?? (() => performance.now()),
     host: requireNonEmptyString('host', options.host ?? DEFAULT_HOST),
     port: requireInteger('port', options.port ?? 0, 0, 65_535),
     credentials: {

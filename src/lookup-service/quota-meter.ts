@@ -9,10 +9,12 @@ export class QuotaMeter {
   private windowStartedAt = 0;
   private requestsInWindow = 0;
 
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
   /** Records a request; false when it is over the quota. */
   admit(quota: Quota | undefined): boolean {
     if (quota === undefined) return true;
-    const now = performance.now();
+    const now = this.now();
     if (this.requestsInWindow === 0 || now - this.windowStartedAt >= quota.windowMs) {
       this.windowStartedAt = now;
       this.requestsInWindow = 0;

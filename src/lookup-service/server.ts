@@ -7,6 +7,7 @@ import type { LookupServiceCounters } from './counters.js';
 import { Knobs } from './knobs.js';
 import type { LookupServiceKnobs } from './knobs.js';
 import { resolveOptions } from './options.js';
+import { QuotaMeter } from './quota-meter.js';
 import type { LookupServiceOptions } from './options.js';
 import { createRequestListener } from './request-handler.js';
 import { searchIndexFor } from './search-index.js';
@@ -44,14 +45,14 @@ function serverUrl(server: Server): string {
 /** Starts the Company Lookup Service on its own HTTP server. */
 export async function startLookupService(options: LookupServiceOptions = {}): Promise<LookupService> {
   const resolved = resolveOptions(options);
-  const tokens = new TokenStore();
+  const tokens = new TokenStore(resolved.clock);
   const closing = new AbortController();
   // Every delayed request listens for closing; hundreds at once are normal under load.
   setMaxListeners(0, closing.signal);
   const context: ServiceContext = {
     index: searchIndexFor(resolved.companies),
     tokens,
-    knobs: new Knobs(resolved.knobs, tokens),
+    knobs: new Knobs(resolved.knobs, tokens, new QuotaMeter(resolved.clock)),
     counters: new Counters(),
     credentialsMatch: credentialsCheck(resolved.credentials),
     closing: closing.signal,

@@ -45,7 +45,7 @@ export const CompanyConnectionRef = builder.connectionObject(
       stale: t.boolean({
         description:
           'Whether these results are older than the cache TTL: being refreshed, or, when `extensions.warnings` says so, kept because the upstream failed.',
-        resolve: (connection) => Date.now() > pageOf(connection).freshUntil,
+        resolve: (connection) => pageOf(connection).stale,
       }),
     }),
   },

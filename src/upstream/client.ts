@@ -29,6 +29,7 @@ export class UpstreamClient {
       shared: options.shared,
       fetchTimeoutMs: options.callTimeoutMs,
       observer: options.observer,
+      clock: options.clock,
       fetchWindow: (request) => this.#call.fetchWindow(request),
     });
   }

@@ -1,7 +1,6 @@
-import { setTimeout as pause } from 'node:timers/promises';
 import { UpstreamAuthError } from '../errors/upstream-errors.js';
 import { reportFailure, type UpstreamLog } from './log.js';
-import type { Clock } from './resilience/clock.js';
+import { type Clock, type Sleep, systemClock, systemSleep } from './resilience/clock.js';
 import { NO_UPSTREAM_OBSERVER, type UpstreamObserver, type UpstreamStatus } from './observer.js';
 import { retryDelay, type RetryPolicy } from './resilience/retry-policy.js';
 import type { SearchQuery } from './search-query.js';
@@ -48,12 +47,14 @@ export interface SearchCallOptions {
   refusedCredentialsCooldownMs: number;
   tokenLifetime: TokenLifetime;
   log: UpstreamLog;
-  /** Time for the circuit breaker and the token; tests move it on instead of sleeping. */
+  /** Time for the circuit breaker, the token and the windows' age; tests move it on instead of sleeping. */
   clock?: Clock | undefined;
   /** What the instances of a fleet share; undefined: this instance keeps its own. */
   shared?: SharedStore | undefined;
   /** Told of every call, retry, held-back call and token renewal; none by default. */
   observer?: UpstreamObserver | undefined;
+  /** Waits out each retry's backoff; tests see the backoffs instead of sitting through them. */
+  sleep?: Sleep | undefined;
 }
 
 /**
@@ -88,7 +89,12 @@ export class SearchCall {
       shared: options.shared,
       observer,
     });
-    this.#reading = { log: options.log, redact: (text) => this.#tokens.redact(text), pageSize: UPSTREAM_MAX_PAGE_SIZE };
+    this.#reading = {
+      log: options.log,
+      redact: (text) => this.#tokens.redact(text),
+      pageSize: UPSTREAM_MAX_PAGE_SIZE,
+      clock: options.clock ?? systemClock,
+    };
   }
 
   /**
@@ -112,7 +118,7 @@ export class SearchCall {
           delayMs: Math.round(delayMs),
         });
         (this.#options.observer ?? NO_UPSTREAM_OBSERVER).retry(SEARCH_ENDPOINT);
-        await pause(delayMs);
+        await (this.#options.sleep ?? systemSleep)(delayMs);
       }
     }
   }

@@ -4,6 +4,7 @@ import type { Company } from './company.js';
 import { UpstreamError, type UpstreamErrorCode, UpstreamRejectedQueryError } from '../errors/upstream-errors.js';
 import { reportFailure, type UpstreamLog } from './log.js';
 import { NO_UPSTREAM_OBSERVER, type UpstreamObserver } from './observer.js';
+import { systemClock, type Clock } from './resilience/clock.js';
 import { type Deadline, waitWithin } from './resilience/deadline.js';
 import { SEARCH_ENDPOINT, UPSTREAM_MAX_PAGE_SIZE, type WindowRequest } from './search-call.js';
 import { normalizeSearchQuery, type SearchQuery } from './search-query.js';
@@ -30,6 +31,8 @@ export interface SearchWindowsOptions {
   /** Where tracing is on: each lookup of a window gets a span, the parent of the upstream calls it makes. */
   tracer?: Tracer | undefined;
   observer?: UpstreamObserver | undefined;
+  /** Judges the windows' age; the same clock stamps their `fetchedAt`. */
+  clock?: Clock | undefined;
   /** Fetches one window from the upstream; one call at a time per window, shared by all who wait for it. */
   fetchWindow: (request: WindowRequest) => Promise<SearchWindow>;
   /** A fleet's store: a second cache level behind this one, and one fetch per window for the fleet. */
@@ -65,6 +68,8 @@ export interface SearchPage {
   /** Whether the search has positions after the page, and before it; both are known whichever way the page was counted. */
   hasNextPage: boolean;
   hasPreviousPage: boolean;
+  /** Whether the oldest window this page was cut from is past its TTL. */
+  stale: boolean;
   /** When the oldest window this page was cut from was fetched. */
   fetchedAt: Date;
   /** When that window goes past its TTL (epoch ms): the page is stale after it, and so is anything built from it. */
@@ -106,10 +111,12 @@ export class SearchWindows {
   readonly #observer: UpstreamObserver;
   /** Keys being fetched now: a lookup that finds its key here joins that fetch rather than starting one. */
   readonly #fetching = new Set<string>();
+  readonly #clock: Clock;
 
   constructor(options: SearchWindowsOptions) {
     this.#options = options;
     this.#observer = options.observer ?? NO_UPSTREAM_OBSERVER;
+    this.#clock = options.clock ?? systemClock;
     const { ttlMs, staleWhileRevalidateMs, staleIfErrorMs, maxBytes } = options.cache;
     this.#maxAgeMs = ttlMs + Math.max(staleWhileRevalidateMs, staleIfErrorMs);
     this.#shared =
@@ -120,6 +127,7 @@ export class SearchWindows {
         maxAgeMs: this.#maxAgeMs,
         pageSize: UPSTREAM_MAX_PAGE_SIZE,
         fetchTimeoutMs: options.fetchTimeoutMs,
+        clock: this.#clock,
       });
     this.#windows = new LRUCache<string, SearchWindow, WindowRequest>({
       maxSize: maxBytes,
@@ -130,6 +138,8 @@ export class SearchWindows {
       // Reads the clock on every check. By default lru-cache reuses one reading for 1 ms through a timer set
       // on access, and on a gateway answering one search at a time that timer wakes the event loop for nothing.
       ttlResolution: 0,
+      // An injected clock drives the cache's own expiry too; otherwise lru-cache keeps its monotonic performance.now().
+      ...(options.clock ? { perf: { now: options.clock } } : {}),
       // A failed refresh keeps the old window for stale-if-error.
       noDeleteOnFetchRejection: true,
       ignoreFetchAbort: true,
@@ -207,6 +217,7 @@ export class SearchWindows {
       reachableCount: reachable,
       hasNextPage: end < reachable,
       hasPreviousPage: start > 0,
+      stale: this.#clock() > this.#freshUntil(oldest),
       fetchedAt: new Date(oldest.fetchedAt),
       freshUntil: this.#freshUntil(oldest),
       servedOnError: failure?.code,
@@ -253,7 +264,7 @@ export class SearchWindows {
 
   /** How much longer `window` may be served: a window another instance fetched is not as young as its arrival here. */
   #remainingMs(window: SearchWindow): number {
-    return Math.max(1, this.#maxAgeMs - (Date.now() - window.fetchedAt));
+    return Math.max(1, this.#maxAgeMs - (this.#clock() - window.fetchedAt));
   }
 
   #freshUntil(window: SearchWindow): number {
@@ -293,7 +304,7 @@ export class SearchWindows {
       cached = await this.#shared.read(key);
       if (cached !== undefined) this.#windows.set(key, cached, { ttl: this.#remainingMs(cached) });
     }
-    const ageMs = cached ? Date.now() - cached.fetchedAt : Number.POSITIVE_INFINITY;
+    const ageMs = cached ? this.#clock() - cached.fetchedAt : Number.POSITIVE_INFINITY;
     if (cached && ageMs <= ttlMs) {
       span?.setAttribute('cache.result', 'fresh');
       this.#observer.windowLookup('fresh');

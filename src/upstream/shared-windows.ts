@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as pause } from 'node:timers/promises';
+import type { Clock } from './resilience/clock.js';
 import type { SharedStore } from './shared-store.js';
 import { decodeWindow, encodeWindow } from './window-codec.js';
 import type { SearchWindow } from './window-size.js';
@@ -15,6 +16,8 @@ export interface SharedWindowsOptions {
   pageSize: number;
   /** How long one fetch may take: the lock's lifetime, and the longest another instance waits for it. */
   fetchTimeoutMs: number;
+  /** Judges a window's age, as the in-process cache does; waits for another instance are in real time. */
+  clock: Clock;
 }
 
 /**
@@ -35,7 +38,7 @@ export class SharedWindows {
   async read(key: string): Promise<SearchWindow | undefined> {
     const raw = await this.#options.store.get(storeKey(key));
     const window = raw === undefined ? undefined : decodeWindow(raw, key, this.#options.pageSize);
-    return window !== undefined && Date.now() - window.fetchedAt <= this.#options.maxAgeMs ? window : undefined;
+    return window !== undefined && this.#options.clock() - window.fetchedAt <= this.#options.maxAgeMs ? window : undefined;
   }
 
   /**
@@ -45,7 +48,9 @@ export class SharedWindows {
    */
   async fetch(key: string, newerThan: number, fetchUpstream: () => Promise<SearchWindow>): Promise<SearchWindow> {
     const usable = (window: SearchWindow | undefined) =>
-      window !== undefined && window.fetchedAt > newerThan && Date.now() - window.fetchedAt <= this.#options.ttlMs ? window : undefined;
+      window !== undefined && window.fetchedAt > newerThan && this.#options.clock() - window.fetchedAt <= this.#options.ttlMs
+        ? window
+        : undefined;
     const known = usable(await this.read(key));
     if (known) return known;
     const { store, fetchTimeoutMs } = this.#options;
@@ -71,7 +76,7 @@ export class SharedWindows {
 
   async #fetchAndPublish(key: string, fetchUpstream: () => Promise<SearchWindow>): Promise<SearchWindow> {
     const window = await fetchUpstream();
-    const ttlMs = this.#options.maxAgeMs - (Date.now() - window.fetchedAt);
+    const ttlMs = this.#options.maxAgeMs - (this.#options.clock() - window.fetchedAt);
     if (ttlMs > 0) await this.#options.store.set(storeKey(key), encodeWindow(key, window), ttlMs);
     return window;
   }

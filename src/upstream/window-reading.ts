@@ -4,6 +4,7 @@ import { reportFailure, type UpstreamLog } from './log.js';
 import { repeatedSlots } from './repeated-results.js';
 import type { SearchQuery } from './search-query.js';
 import { MAX_PREVIOUS_NAMES, readSearchResponse } from './search-response.js';
+import type { Clock } from './resilience/clock.js';
 import type { UpstreamResponse } from './upstream-http.js';
 import { NO_REPEATS, type SearchWindow } from './window-size.js';
 
@@ -13,6 +14,8 @@ export interface WindowReading {
   redact(text: string): string;
   /** The page size every search asks for: results past it are left out. */
   pageSize: number;
+  /** Stamps each window's `fetchedAt`, from which the cache judges its age. */
+  clock: Clock;
 }
 
 /**
@@ -25,7 +28,7 @@ export function readWindow(
   response: UpstreamResponse,
   where: string,
   { query, index }: { query: SearchQuery; index: number },
-  { log, redact, pageSize }: WindowReading,
+  { log, redact, pageSize, clock }: WindowReading,
 ): SearchWindow {
   if (response.status === 400) {
     // The upstream may echo what it was sent; the token and the secret never reach the log. Redacted before it is
@@ -63,7 +66,7 @@ export function readWindow(
       'Upstream sent the same company more than once in one window; kept the first',
     );
   }
-  return { slots: read.slots, repeated: repeated.length > 0 ? repeated : NO_REPEATS, total: read.total, fetchedAt: Date.now() };
+  return { slots: read.slots, repeated: repeated.length > 0 ? repeated : NO_REPEATS, total: read.total, fetchedAt: clock() };
 }
 
 const MAX_UPSTREAM_MESSAGE_LENGTH = 200;

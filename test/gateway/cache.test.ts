@@ -1,8 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { allFixtureCompanies, fixtureCompanies } from '../../src/lookup-service/index.js';
 import { CompanyByNumberDocument, DashboardSearchDocument, SearchCompaniesDocument } from '../generated/graphql.js';
 import { expectedCompany } from '../support/expected.js';
+import { manualClock } from '../support/clock.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { upstreamSearches } from '../support/upstream-calls.js';
 
@@ -14,12 +14,14 @@ const MAX_BYTES = 60_000;
 let cached: Stack;
 /** Short TTL and stale-while-revalidate window: for expiry. */
 let expiring: Stack;
+/** The expiring stack's clock: its windows age only when a test moves it on. */
+const clock = manualClock();
 
 beforeAll(async () => {
   [cached, expiring] = await Promise.all([
     // The window cache alone: serialized answers would take half of CACHE_MAX_BYTES.
     startStack({ gateway: { cacheMaxBytes: MAX_BYTES, upstreamRetries: 0, responseCache: false } }),
-    startStack({ gateway: { cacheTtlMs: TTL_MS, cacheStaleWhileRevalidateMs: SWR_MS } }),
+    startStack({ clock, gateway: { cacheTtlMs: TTL_MS, cacheStaleWhileRevalidateMs: SWR_MS } }),
   ]);
 });
 afterAll(async () => {
@@ -32,11 +34,6 @@ beforeEach(() => {
     stack.lookup.counters.reset();
   }
 });
-
-async function sleepUntil(epochMs: number): Promise<void> {
-  const remaining = epochMs - Date.now();
-  if (remaining > 0) await sleep(remaining);
-}
 
 describe('search cache: hits', () => {
   it('answers identical queries, after normalization, from one upstream call', async () => {
@@ -182,16 +179,16 @@ describe('search cache: expiry', () => {
     expect(expiring.lookup.counters.searchRequests).toBe(1);
 
     // Past the TTL, inside the stale-while-revalidate window. The refresh is slowed
-    // down so that several requests arrive while it is in flight.
-    await sleepUntil(Date.parse(firstPage.fetchedAt) + TTL_MS + 50);
-    expiring.lookup.knobs.searchLatencyMs = 150;
+    // down so that several requests arrive while it is in flight, however busy the machine.
+    clock.advance(TTL_MS + 50);
+    expiring.lookup.knobs.searchLatencyMs = 1_000;
     const staleAnswers = await Promise.all([1, 2, 3].map(() => expiring.execute(SearchCompaniesDocument, variables)));
     for (const answer of staleAnswers) {
       expect(answer.body).toEqual({
         data: { searchCompanies: { ...firstPage, stale: true, fetchedAt: firstPage.fetchedAt } },
       });
     }
-    await vi.waitFor(() => expect(expiring.lookup.counters.searchRequests).toBe(2), { timeout: 1_000, interval: 5 });
+    await vi.waitFor(() => expect(expiring.lookup.counters.searchRequests).toBe(2), { timeout: 5_000, interval: 5 });
 
     const refreshed = await vi.waitFor(
       async () => {
@@ -199,7 +196,7 @@ describe('search cache: expiry', () => {
         expect(answer.body.data!.searchCompanies.stale).toBe(false);
         return answer.body.data!.searchCompanies;
       },
-      { timeout: 2_000, interval: 10 },
+      { timeout: 5_000, interval: 10 },
     );
     expect(Date.parse(refreshed.fetchedAt)).toBeGreaterThan(Date.parse(firstPage.fetchedAt));
     expect(refreshed).toEqual({ ...firstPage, fetchedAt: refreshed.fetchedAt });
@@ -217,9 +214,9 @@ describe('search cache: expiry', () => {
     const firstPage = first.body.data!.searchCompanies;
     expect(firstPage.edges.map((edge) => edge.node)).toEqual([expectedCompany(fixtureCompanies.northernIrish, 'GB')]);
 
-    await sleepUntil(Date.parse(firstPage.fetchedAt) + TTL_MS + SWR_MS + 50);
+    clock.advance(TTL_MS + SWR_MS + 50);
     expiring.lookup.knobs.searchLatencyMs = 100;
-    const sentAt = Date.now();
+    const sentAt = clock();
     const startedAt = performance.now();
     const fresh = await expiring.execute(SearchCompaniesDocument, variables);
     const elapsedMs = performance.now() - startedAt;

@@ -6,6 +6,7 @@ import { hashApiKey, matchApiKey, parseApiKeys } from '../../src/gateway/access/
 import { clientAddress, networkOf } from '../../src/gateway/access/client-address.js';
 import { RateLimiter } from '../../src/gateway/limits/rate-limiter.js';
 import { send, type HttpAnswer } from '../support/http.js';
+import { manualClock } from '../support/clock.js';
 import { startStack, type Stack } from '../support/stack.js';
 
 const WEB_KEY = 'web-key-0123456789abcdef0123456789abcdef';
@@ -317,6 +318,8 @@ describe('per-client rate limits', () => {
   let stack: Stack;
   const start = async () => {
     stack = await startStack({
+      // The buckets refill only when the test moves the clock on, not while a busy machine runs the test.
+      clock: manualClock(),
       gateway: {
         apiKeys: [
           { id: 'web', sha256: hashApiKey(WEB_KEY) },

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/gateway/access/api-keys.js';
 import { CORS_ALLOWED_HEADERS, createCorsPolicy } from '../../src/gateway/http/cors.js';
 import { messagesOf, send } from '../support/http.js';
+import { manualClock } from '../support/clock.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { expectNoUpstreamCall } from '../support/upstream-calls.js';
 
@@ -52,9 +53,9 @@ function postWithoutEnd(baseUrl: string, headers: string[], waitMs = 1_000): Pro
   });
 }
 
-/** The log lines written after the first `from`, once one matches `until` (or after two seconds). */
+/** The log lines written after the first `from`, once one matches `until` (or after ten seconds). */
 async function logLinesUntil(from: number, until: RegExp): Promise<{ level: number; msg: string }[]> {
-  for (let waited = 0; waited < 2_000 && !stack.logs.slice(from).some((line) => until.test(line)); waited += 20) {
+  for (let waited = 0; waited < 10_000 && !stack.logs.slice(from).some((line) => until.test(line)); waited += 20) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return stack.logs.slice(from).map((line) => JSON.parse(line) as { level: number; msg: string });
@@ -92,8 +93,14 @@ describe('request body size', () => {
     const { hostname, port } = new URL(stack.gateway.url);
     const from = stack.logs.length;
     const socket = connect(Number(port), hostname);
-    socket.write(`POST /graphql HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"query":`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Once the head and the start of the body are handed to the network, the close follows them: the gateway reads
+    // both, whenever it gets to them, and then the end of a body that is 990 bytes short.
+    await new Promise((resolve) =>
+      socket.write(
+        `POST /graphql HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"query":`,
+        resolve,
+      ),
+    );
     socket.destroy();
     const lines = await logLinesUntil(from, /went away|Request handling failed/);
     expect(lines.filter((line) => line.level >= 40)).toEqual([]);
@@ -135,7 +142,8 @@ describe('batching', () => {
 
 describe('batching and the rate limit', () => {
   it('takes one rate-limit token per operation of a batch, and refuses a batch larger than RATE_LIMIT_BURST', async () => {
-    const limited = await startStack({ gateway: { batchingLimit: 4, rateLimitPerMinute: 60, rateLimitBurst: 3 } });
+    // The bucket refills only when the test moves the clock on, not while a busy machine runs the test.
+    const limited = await startStack({ clock: manualClock(), gateway: { batchingLimit: 4, rateLimitPerMinute: 60, rateLimitBurst: 3 } });
     const batch = (size: number) => Array.from({ length: size }, () => ({ query: '{ __typename }' }));
     try {
       const tooMany = await limited.post(batch(4));
@@ -170,7 +178,8 @@ describe('refusals before the body is read', () => {
         allowAnonymous: false,
         rateLimitPerMinute: 1,
         rateLimitBurst: 1,
-        // Well within postWithoutEnd's second: the body that never ends is read only this long.
+        // A real socket timer, set small: the body that never ends is read only this long, a tenth of the second
+        // postWithoutEnd waits for the close (both timers run in this process, so a stall delays them alike).
         refusalLingerMs: 100,
       },
     });

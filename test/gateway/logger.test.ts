@@ -1,8 +1,10 @@
+import { once, type EventEmitter } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import type { DestinationStream } from 'pino';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { accessLoggerOf, bufferedDestination, createLogger, LOG_BUFFER_BYTES, LOG_FLUSH_INTERVAL_MS } from '../../src/gateway/logger.js';
 
 describe('createLogger', () => {
@@ -52,21 +54,42 @@ describe('accessLoggerOf', () => {
   });
 });
 
+/**
+ * A buffered destination on a file of its own, its periodic flush on vitest's fake interval: only the test moves
+ * that timer on, so a busy machine cannot flush early, and a write that does happen is the buffer's own.
+ */
+async function bufferedFile() {
+  const directory = await mkdtemp(join(tmpdir(), 'gateway-log-'));
+  const file = join(directory, 'out.log');
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  const destination = bufferedDestination(file) as DestinationStream & EventEmitter;
+  return {
+    destination,
+    logger: createLogger('info', destination),
+    written: () => readFile(file, 'utf8').catch(() => ''),
+    /** Resolves when the destination has written, whatever set the write off. */
+    nextWrite: () => once(destination, 'write'),
+    remove: () => rm(directory, { recursive: true, force: true }),
+  };
+}
+
 describe('bufferedDestination', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('holds short lines back, then writes them together within LOG_FLUSH_INTERVAL_MS', async () => {
-    const directory = await mkdtemp(join(tmpdir(), 'gateway-log-'));
-    const file = join(directory, 'out.log');
-    const logger = createLogger('info', bufferedDestination(file));
+    const { logger, written, nextWrite, remove } = await bufferedFile();
     try {
-      const written = () => readFile(file, 'utf8').catch(() => '');
       logger.info({ n: 1 }, 'first');
       logger.info({ n: 2 }, 'second');
-      // An unbuffered asynchronous write lands well within this.
+      // An unbuffered asynchronous write lands well within this; the flush timer cannot fire meanwhile.
       await setTimeout(100);
       expect(await written()).toBe('');
 
-      const deadline = Date.now() + LOG_FLUSH_INTERVAL_MS * 3;
-      while ((await written()) === '' && Date.now() < deadline) await setTimeout(50);
+      const flushed = nextWrite();
+      vi.advanceTimersByTime(LOG_FLUSH_INTERVAL_MS);
+      await flushed;
       expect(
         (await written())
           .trimEnd()
@@ -75,14 +98,12 @@ describe('bufferedDestination', () => {
       ).toEqual(['first', 'second']);
     } finally {
       logger.flush();
-      await rm(directory, { recursive: true, force: true });
+      await remove();
     }
   });
 
   it('writes nothing while less than LOG_BUFFER_BYTES wait, and writes as soon as that much does', async () => {
-    const directory = await mkdtemp(join(tmpdir(), 'gateway-log-'));
-    const file = join(directory, 'out.log');
-    const logger = createLogger('info', bufferedDestination(file));
+    const { logger, written, nextWrite, remove } = await bufferedFile();
     try {
       const line = (n: number) => logger.info({ n: String(n).padStart(4, '0'), padding: 'x'.repeat(200) }, 'line');
       const measured: string[] = [];
@@ -90,17 +111,18 @@ describe('bufferedDestination', () => {
       const below = Math.floor((LOG_BUFFER_BYTES - 1) / Buffer.byteLength(measured[0]!));
       for (let n = 0; n < below; n += 1) line(n);
       await setTimeout(100);
-      expect(await readFile(file, 'utf8')).toBe('');
+      expect(await written()).toBe('');
 
+      // The flush timer never fires here: the write is the buffer's.
+      const filled = nextWrite();
       line(below);
       line(below + 1);
-      // Well within LOG_FLUSH_INTERVAL_MS: the write is the buffer's, not the timer's.
-      await setTimeout(100);
+      await filled;
       // The write takes what was pending when the buffer filled; a line logged during it goes in the next.
-      expect((await readFile(file, 'utf8')).trimEnd().split('\n').length).toBeGreaterThan(below);
+      expect((await written()).trimEnd().split('\n').length).toBeGreaterThan(below);
     } finally {
       logger.flush();
-      await rm(directory, { recursive: true, force: true });
+      await remove();
     }
   });
 });

@@ -141,7 +141,8 @@ describe('paging over an upstream that pages (UPSTREAM_PAGE_PARAM)', () => {
     const head = await stack.execute(SearchCompaniesDocument, { q, jurisdiction: 'GB', pageSize: 1 });
     expect(head.body.data!.searchCompanies.totalCount).toBeGreaterThan(110);
     stack.lookup.counters.reset();
-    stack.lookup.knobs.searchLatencyMs = 100;
+    // Long enough that both windows are asked for before either is answered, however busy the machine.
+    stack.lookup.knobs.searchLatencyMs = 500;
     // Positions 61 to 110: the second window (50–99) and the third (100–149).
     const after = encodeCursor(searchFingerprint(searchQueryKey({ q, jurisdiction: 'GB' })), 60);
     const { body } = await stack

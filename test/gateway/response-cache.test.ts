@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { print } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/gateway/access/api-keys.js';
 import { MAX_KEY_LENGTH, ResponseCache } from '../../src/gateway/response-cache/response-cache.js';
 import { DashboardSearchDocument, SearchCompaniesDocument } from '../generated/graphql.js';
+import { manualClock, type ManualClock } from '../support/clock.js';
 import { startStack, type Stack, type StackOptions } from '../support/stack.js';
 
 const KEY = 'k'.repeat(40);
@@ -12,13 +12,16 @@ const TTL_MS = 300;
 const SEARCH = { query: print(SearchCompaniesDocument), variables: { q: 'holdings', jurisdiction: 'GB', pageSize: 50 } };
 
 let stack: Stack | undefined;
+/** The gateway's clock: answers expire when the test moves it on, never while a slow machine runs a test. */
+let clock: ManualClock;
 afterEach(async () => {
   await stack?.close();
   stack = undefined;
 });
 
 async function start(gateway: StackOptions['gateway'] = {}) {
-  stack = await startStack({ gateway: { cacheTtlMs: TTL_MS, cacheStaleWhileRevalidateMs: 0, ...gateway } });
+  clock = manualClock();
+  stack = await startStack({ clock, gateway: { cacheTtlMs: TTL_MS, cacheStaleWhileRevalidateMs: 0, ...gateway } });
   return stack;
 }
 
@@ -46,7 +49,7 @@ describe('response cache', () => {
   it('keeps an answer only while the data it was built from is fresh', async () => {
     const stack = await start();
     const first = JSON.parse((await stack.post(SEARCH)).text);
-    await sleep(TTL_MS + 50);
+    clock.advance(TTL_MS + 50);
     const later = JSON.parse((await stack.post(SEARCH)).text);
     expect(later.data.searchCompanies.fetchedAt > first.data.searchCompanies.fetchedAt).toBe(true);
     expect(stack.lookup.counters.searchesAnswered).toBe(2);
@@ -122,7 +125,7 @@ describe('response cache', () => {
   it('never keeps a stale answer served because the upstream failed', async () => {
     const stack = await start({ upstreamRetries: 0 });
     await stack.post(SEARCH);
-    await sleep(TTL_MS + 50);
+    clock.advance(TTL_MS + 50);
     stack.lookup.knobs.failSearch({ status: 503 }, Number.POSITIVE_INFINITY);
     const runs = yogaRuns(stack);
     const stale = JSON.parse((await stack.post(SEARCH)).text);

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { Agent, request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SHUTDOWN_GRACE_MS } from '../../src/gateway/server.js';
 import { openConnection } from '../support/raw-connection.js';
 import { within } from '../support/within.js';
@@ -30,7 +30,8 @@ describe('shutdown', () => {
       });
     await (await search('warm up')).body.text();
     const inFlight = search('Zebra Quantum');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Shutdown begins while the search is in flight: the lookup service has it and takes 300 ms to answer.
+    await vi.waitFor(() => expect(stack.lookup.counters.searchesInFlight).toBe(1), { timeout: 5_000, interval: 5 });
 
     const closingAt = performance.now();
     const closed = stack.gateway.close();
@@ -52,7 +53,7 @@ describe('shutdown', () => {
       socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
       const ended = new Promise((resolve) => socket.on('close', resolve));
       socket.write(searchRequest('Zebra Quantum'));
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await vi.waitFor(() => expect(own.lookup.counters.searchesInFlight).toBe(1), { timeout: 5_000, interval: 5 });
       const closed = own.gateway.close();
       // Sent while the first is still being answered, on a connection shutdown could not close yet.
       socket.write(searchRequest('Quantum Zebra'));

@@ -59,15 +59,22 @@ describe('upstream failures get coded errors', () => {
   });
 
   it('logs a failure shared by many waiting requests once', async () => {
-    stack.logs.length = 0;
-    stack.lookup.knobs.searchLatencyMs = 100;
-    stack.lookup.knobs.failSearch({ status: 503 });
-    const search = freshSearch('holdings');
-    const answers = await Promise.all(Array.from({ length: 10 }, () => stack.execute(SearchCompaniesDocument, search)));
-    expect(answers.map(({ body }) => body.errors?.[0]?.extensions?.code)).toEqual(Array(10).fill('UPSTREAM_UNAVAILABLE'));
-    expect(stack.lookup.counters.searchRequests).toBe(1);
-    const warnings = stack.logs.map((line) => JSON.parse(line) as { level: number }).filter((entry) => entry.level === 40);
-    expect(warnings).toEqual([expect.objectContaining({ code: 'UPSTREAM_UNAVAILABLE', detail: expect.stringContaining('(503)') })]);
+    // A stack of its own, whose upstream timeout leaves the one upstream call time to outlast the arrival of all ten
+    // requests, which share it; at 100 ms under the shared stack's 300 ms timeout, a busy machine let a late one
+    // start a call of its own. Ten loopback requests from this process arrive within milliseconds.
+    const own = await startStack({ gateway: { upstreamRetries: 0, upstreamBreakerFailures: 1_000 } });
+    try {
+      own.lookup.knobs.searchLatencyMs = 1_000;
+      own.lookup.knobs.failSearch({ status: 503 });
+      const search = freshSearch('holdings');
+      const answers = await Promise.all(Array.from({ length: 10 }, () => own.execute(SearchCompaniesDocument, search)));
+      expect(answers.map(({ body }) => body.errors?.[0]?.extensions?.code)).toEqual(Array(10).fill('UPSTREAM_UNAVAILABLE'));
+      expect(own.lookup.counters.searchRequests).toBe(1);
+      const warnings = own.logs.map((line) => JSON.parse(line) as { level: number }).filter((entry) => entry.level === 40);
+      expect(warnings).toEqual([expect.objectContaining({ code: 'UPSTREAM_UNAVAILABLE', detail: expect.stringContaining('(503)') })]);
+    } finally {
+      await own.close();
+    }
   });
 
   it('maps a 429 to UPSTREAM_RATE_LIMITED', async () => {

@@ -1,17 +1,20 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { allFixtureCompanies, fixtureCompanies, startLookupService } from '../../src/lookup-service/index.js';
 import type { CompanyResult, LookupService } from '../../src/lookup-service/index.js';
 import { json, send } from '../support/http.js';
+import { manualClock } from '../support/clock.js';
 import { accessToken, searchRequest, tokenRequest } from '../support/lookup-client.js';
 
 let service: LookupService;
 let token: string;
+/** The service's clock for token lifetimes and quota windows: they end when a test moves it on. */
+const clock = manualClock(0);
 
 const zebra = { q: 'zebra', jurisdiction: 'GB', pageSize: '5' };
 const zebraAnswer = JSON.stringify({ results: [fixtureCompanies.uniqueName], total: 1 });
 
 beforeAll(async () => {
-  service = await startLookupService({ companies: allFixtureCompanies });
+  service = await startLookupService({ companies: allFixtureCompanies, clock });
 });
 
 afterAll(() => service.close());
@@ -39,23 +42,29 @@ async function elapsedMs(action: () => Promise<unknown>): Promise<number> {
 
 describe('latency knobs', () => {
   it('delays every search by searchLatencyMs, counting the request on arrival', async () => {
-    service.knobs.searchLatencyMs = 100;
+    // Long enough that the request is seen counted, and not yet answered, however busy the machine.
+    service.knobs.searchLatencyMs = 300;
     const pending = search();
-    await new Promise((resolve) => setTimeout(resolve, 40));
-    expect({ requests: service.counters.searchRequests, answered: service.counters.searchesAnswered }).toEqual({
-      requests: 1,
-      answered: 0,
-    });
+    await vi.waitFor(
+      () =>
+        expect({ requests: service.counters.searchRequests, answered: service.counters.searchesAnswered }).toEqual({
+          requests: 1,
+          answered: 0,
+        }),
+      { timeout: 5_000, interval: 5 },
+    );
     const answer = await pending;
     expect(answer.text).toBe(zebraAnswer);
     expect(service.counters.searchesAnswered).toBe(1);
-    expect(await elapsedMs(() => searchRequest(service, zebra, undefined))).toBeGreaterThanOrEqual(95);
+    expect(await elapsedMs(() => searchRequest(service, zebra, undefined))).toBeGreaterThanOrEqual(295);
     service.knobs.searchLatencyMs = 0;
-    expect(await elapsedMs(() => search())).toBeLessThan(100);
+    // Not delayed: well under the 300 ms it was, with room for a busy machine.
+    expect(await elapsedMs(() => search())).toBeLessThan(300);
   });
 
   it('holds many delayed searches at once without a listener-leak warning', async () => {
-    service.knobs.searchLatencyMs = 50;
+    // All 15 are sent long before the first is answered, however busy the machine.
+    service.knobs.searchLatencyMs = 500;
     const warnings: string[] = [];
     const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
     process.on('warning', onWarning);
@@ -70,11 +79,12 @@ describe('latency knobs', () => {
   });
 
   it('delays every token request by tokenLatencyMs', async () => {
-    service.knobs.tokenLatencyMs = 100;
+    service.knobs.tokenLatencyMs = 300;
     let status = 0;
-    expect(await elapsedMs(async () => (status = (await tokenRequest(service)).status))).toBeGreaterThanOrEqual(95);
+    expect(await elapsedMs(async () => (status = (await tokenRequest(service)).status))).toBeGreaterThanOrEqual(295);
     expect(status).toBe(200);
-    expect(await elapsedMs(() => search())).toBeLessThan(100);
+    // Searches are not delayed by the token latency: well under it, with room for a busy machine.
+    expect(await elapsedMs(() => search())).toBeLessThan(300);
   });
 });
 
@@ -85,7 +95,9 @@ describe('token lifetime and revocation', () => {
     const { access_token: shortLived, expires_in: expiresIn } = json(answer) as { access_token: string; expires_in: number };
     expect(expiresIn).toBe(1);
     expect((await searchRequest(service, zebra, shortLived)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    clock.advance(199);
+    expect((await searchRequest(service, zebra, shortLived)).status).toBe(200);
+    clock.advance(1);
     const expired = await searchRequest(service, zebra, shortLived);
     expect({ status: expired.status, authenticate: expired.headers['www-authenticate'], body: json(expired) }).toEqual({
       status: 401,
@@ -285,7 +297,9 @@ describe('quota', () => {
     });
     expect((await tokenRequest(service)).status).toBe(429);
     expect(service.counters).toMatchObject({ tokenRequests: 2, tokensIssued: 1, searchRequests: 3, searchesAnswered: 2 });
-    await new Promise((resolve) => setTimeout(resolve, 220));
+    clock.advance(199);
+    expect((await search()).status).toBe(429);
+    clock.advance(1);
     expect((await search()).status).toBe(200);
     service.knobs.quota = undefined;
     for (let i = 0; i < 5; i++) expect((await search()).status).toBe(200);

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { allFixtureCompanies, startLookupService } from '../../src/lookup-service/index.js';
 import type { LookupService, LookupServiceOptions } from '../../src/lookup-service/index.js';
 import { send } from '../support/http.js';
@@ -100,7 +100,7 @@ describe('close', () => {
     const hanging = outcome(searchRequest(service, { q: 'zebra', jurisdiction: 'GB', pageSize: '1' }, token));
     service.knobs.searchLatencyMs = 60_000;
     const waiting = outcome(searchRequest(service, { q: 'zebra', jurisdiction: 'GB', pageSize: '1' }, token));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await vi.waitFor(() => expect(service.counters.searchesInFlight).toBe(2), { timeout: 5_000, interval: 5 });
     const started = performance.now();
     await service.close();
     expect(performance.now() - started).toBeLessThan(1_000);

@@ -4,7 +4,7 @@ import { readConfig, type GatewayConfig } from '../../src/gateway/config/gateway
 import { createLogger } from '../../src/gateway/logger.js';
 import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
 import type { Tracing } from '../../src/gateway/observability/tracing.js';
-import type { Clock } from '../../src/upstream/resilience/clock.js';
+import type { Clock, Sleep } from '../../src/upstream/resilience/clock.js';
 import { startLookupService, type LookupService, type LookupServiceOptions } from '../../src/lookup-service/index.js';
 import { send, type HttpAnswer } from './http.js';
 
@@ -32,8 +32,10 @@ export interface Stack {
 export interface StackOptions {
   lookup?: LookupServiceOptions;
   gateway?: Partial<Omit<GatewayConfig, 'upstream'>>;
-  /** The gateway's clock for its circuit breaker and token, e.g. a `manualClock()`. */
+  /** The stack's clock, e.g. a `manualClock()`: the gateway's breaker, token and caches, and the lookup service's token lifetimes and quota. */
   clock?: Clock;
+  /** How the gateway waits out its retries' backoffs, e.g. recording them and returning at once. */
+  sleep?: Sleep;
   /** Where the gateway's upstream is instead of the lookup service, e.g. a port nothing listens on. */
   upstreamUrl?: string;
   /** Tracing's hooks (see startTracing), for the gateway and its logger. */
@@ -51,14 +53,20 @@ export interface StackOptions {
 
 /** The embedded lookup service and a gateway in front of it, both on loopback ports of their own. */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
-  const lookup = await startLookupService(options.lookup);
+  const lookup = await startLookupService(options.clock ? { clock: options.clock, ...options.lookup } : options.lookup);
   const logs: string[] = [];
   const config = { ...readConfig({}), port: 0, logLevel: 'debug' as const, ...options.gateway };
   const gateway = await startGateway(
     config,
     { url: new URL(options.upstreamUrl ?? lookup.url), ...lookup.credentials, ...(options.clientId && { clientId: options.clientId }) },
     createLogger(config.logLevel, { write: (line: string) => logs.push(line) }, options.tracing?.logFields),
-    { clock: options.clock, tracing: options.tracing, tokenAtStart: options.tokenAtStart ?? false, drainWait: options.drainWait },
+    {
+      clock: options.clock,
+      sleep: options.sleep,
+      tracing: options.tracing,
+      tokenAtStart: options.tokenAtStart ?? false,
+      drainWait: options.drainWait,
+    },
   );
 
   const post = (body: unknown, headers: Record<string, string> = {}) =>

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
+import { systemClock, type Clock } from '../../upstream/resilience/clock.js';
 import { bufferBytes, LRU_ENTRY_BYTES, objectBytes, stringBytes } from '../../upstream/heap-size.js';
 import { isBatchBody } from '../graphql/batch-body.js';
 
@@ -13,6 +14,8 @@ export interface ResponseCacheOptions {
   maxBytes: number;
   /** No answer is reused for longer than this, whatever its data says. */
   maxTtlMs: number;
+  /** The same clock as the search cache's, which says until when an answer's data is fresh. */
+  clock?: Clock | undefined;
 }
 
 /** The share of CACHE_MAX_BYTES given to serialized answers; upstream windows get the rest. */
@@ -58,15 +61,18 @@ function entryBytes(answer: SerializedAnswer, key: string): number {
 export class ResponseCache {
   readonly #answers: LRUCache<string, SerializedAnswer>;
   readonly #maxTtlMs: number;
+  readonly #clock: Clock;
 
   constructor(options: ResponseCacheOptions) {
     this.#maxTtlMs = options.maxTtlMs;
+    this.#clock = options.clock ?? systemClock;
     this.#answers = new LRUCache<string, SerializedAnswer>({
       maxSize: options.maxBytes,
       sizeCalculation: entryBytes,
       ttl: options.maxTtlMs,
       // A clock reading per check instead of lru-cache's 1 ms timer per access (see the search cache in upstream/search-windows.ts).
       ttlResolution: 0,
+      ...(options.clock ? { perf: { now: options.clock } } : {}),
     });
   }
 
@@ -98,7 +104,7 @@ export class ResponseCache {
    * that the bytes counted are the bytes held.
    */
   set(key: string, answer: SerializedAnswer, freshUntil: number): void {
-    const ttl = Math.min(freshUntil - Date.now(), this.#maxTtlMs);
+    const ttl = Math.min(freshUntil - this.#clock(), this.#maxTtlMs);
     if (ttl < 1) return;
     const { body } = answer;
     // Not Buffer.copyBytesFrom: it serves small copies from the same shared pool.

@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DashboardSearchDocument } from '../../generated/graphql.js';
 import { errorCode as searchErrorCode } from '../../support/answers.js';
+import { manualClock, type ManualClock } from '../../support/clock.js';
 import { startStack, type Stack } from '../../support/stack.js';
 import { freshSearch } from '../../support/searches.js';
 
@@ -9,9 +9,13 @@ const FAILURES = 3;
 const COOLDOWN_MS = 400;
 
 let stack: Stack;
+/** The gateway's clock: cool-downs end when the test moves it on. */
+let clock: ManualClock;
 
 beforeEach(async () => {
+  clock = manualClock();
   stack = await startStack({
+    clock,
     gateway: { upstreamRetries: 0, upstreamBreakerFailures: FAILURES, upstreamBreakerCooldownMs: COOLDOWN_MS },
   });
   // The token is fetched while the upstream is healthy, so only searches fail below.
@@ -47,9 +51,10 @@ describe('circuit breaker', () => {
 
   it('lets exactly one probe through after the cool-down, and closes again when it succeeds', async () => {
     await openTheCircuit();
-    await sleep(COOLDOWN_MS + 50);
+    clock.advance(COOLDOWN_MS + 50);
     stack.lookup.knobs.clearFaults();
-    stack.lookup.knobs.searchLatencyMs = 100;
+    // The probe is still out when the other four arrive, however busy the machine.
+    stack.lookup.knobs.searchLatencyMs = 1_000;
     stack.lookup.counters.reset();
 
     const answers = await Promise.all(Array.from({ length: 5 }, () => errorCode()));
@@ -70,7 +75,7 @@ describe('circuit breaker', () => {
 
   it('opens again when the probe fails', async () => {
     await openTheCircuit();
-    await sleep(COOLDOWN_MS + 50);
+    clock.advance(COOLDOWN_MS + 50);
     stack.lookup.counters.reset();
     expect(await errorCode()).toBe('UPSTREAM_UNAVAILABLE');
     expect(stack.lookup.counters.searchRequests).toBe(1);
@@ -78,7 +83,7 @@ describe('circuit breaker', () => {
     expect(stack.lookup.counters.searchRequests).toBe(1);
 
     stack.lookup.knobs.clearFaults();
-    await sleep(COOLDOWN_MS + 50);
+    clock.advance(COOLDOWN_MS + 50);
     expect(await errorCode()).toBeUndefined();
     expect(await errorCode()).toBeUndefined();
     expect(stack.lookup.counters.searchRequests).toBe(3);
@@ -87,7 +92,7 @@ describe('circuit breaker', () => {
   it('holds calls back after a run of 429s, for as long as the upstream asks, answering UPSTREAM_RATE_LIMITED', async () => {
     stack.lookup.knobs.failSearch({ status: 429, headers: { 'retry-after': '1' } }, FAILURES);
     for (let failure = 0; failure < FAILURES; failure++) expect(await errorCode()).toBe('UPSTREAM_RATE_LIMITED');
-    await sleep(COOLDOWN_MS + 50);
+    clock.advance(COOLDOWN_MS + 50);
     const { body } = await stack.execute(DashboardSearchDocument, freshSearch());
     expect(body.errors).toEqual([
       expect.objectContaining({
@@ -97,7 +102,7 @@ describe('circuit breaker', () => {
       }),
     ]);
     expect(stack.lookup.counters.searchRequests).toBe(FAILURES);
-    await sleep(1_000 - COOLDOWN_MS);
+    clock.advance(1_000 - COOLDOWN_MS);
     expect(await errorCode()).toBeUndefined();
   });
 });

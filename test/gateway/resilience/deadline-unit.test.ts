@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { UpstreamTimeoutError } from '../../../src/errors/upstream-errors.js';
 import { waitWithin } from '../../../src/upstream/resilience/deadline.js';
 
@@ -21,17 +21,24 @@ describe('waitWithin', () => {
   });
 
   it('stops waiting at the deadline while the work goes on', async () => {
-    let finished = false;
-    const work = () =>
-      new Promise<string>((resolve) =>
-        setTimeout(() => {
-          finished = true;
-          resolve('late');
-        }, 100),
-      );
-    await expect(waitWithin(work, { expiresAt: Date.now() + 20 }, WHAT)).rejects.toBeInstanceOf(UpstreamTimeoutError);
-    expect(finished).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 120));
-    expect(finished).toBe(true);
+    vi.useFakeTimers();
+    try {
+      let finished = false;
+      const work = () =>
+        new Promise<string>((resolve) =>
+          setTimeout(() => {
+            finished = true;
+            resolve('late');
+          }, 100),
+        );
+      const stopped = expect(waitWithin(work, { expiresAt: Date.now() + 20 }, WHAT)).rejects.toBeInstanceOf(UpstreamTimeoutError);
+      await vi.advanceTimersByTimeAsync(20);
+      await stopped;
+      expect(finished).toBe(false);
+      await vi.advanceTimersByTimeAsync(80);
+      expect(finished).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,7 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { print } from 'graphql';
 import { Agent, request } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { encodeCursor, searchFingerprint } from '../../../src/schema/cursor.js';
 import { normalizeSearchQuery, searchQueryKey } from '../../../src/upstream/search-query.js';
 import { DashboardSearchDocument, SearchCompaniesDocument } from '../../generated/graphql.js';
@@ -42,6 +41,8 @@ describe('request deadline', () => {
     const startedAt = performance.now();
     const { body } = await stack.execute(DashboardSearchDocument, { q: 'ferncastle', jurisdiction: 'GB' });
     const elapsedMs = performance.now() - startedAt;
+    // A real timeout, set small: it cannot fire early, and the bound above it leaves over a second of slack for a
+    // busy machine while staying far below the 3 s the upstream would have taken.
     expect(elapsedMs).toBeGreaterThanOrEqual(290);
     expect(elapsedMs).toBeLessThan(1_500);
     expect(body.errors).toEqual([
@@ -64,8 +65,9 @@ describe('a client that leaves', () => {
     stack.lookup.knobs.searchLatencyMs = 300;
     const query = { query: print(DashboardSearchDocument), variables: { q: 'ferncastle', jurisdiction: 'GB' } };
     await leaveEarly(stack, query, 100);
-    await sleep(400);
-    expect(stack.lookup.counters.searchesAnswered).toBe(1);
+    // The call runs on without its client: the lookup service answers it, and the gateway caches the window.
+    await vi.waitFor(() => expect(stack.lookup.counters.searchesAnswered).toBe(1), { timeout: 5_000, interval: 10 });
+    await vi.waitFor(() => expect(stack.lookup.counters.searchesInFlight).toBe(0), { timeout: 5_000, interval: 10 });
 
     const next = await stack.execute(DashboardSearchDocument, { q: 'ferncastle', jurisdiction: 'GB' });
     expect(next.body.errors).toBeUndefined();
@@ -93,7 +95,11 @@ describe('a client that leaves', () => {
     const after = encodeCursor(searchFingerprint(searchQueryKey(normalizeSearchQuery('holdings', 'GB'))), 44);
     const variables = { q: 'holdings', jurisdiction: 'GB', pageSize: 20, after };
     await leaveEarly(stack, { query: print(SearchCompaniesDocument), variables }, 100);
-    await sleep(800);
+    // The first window is asked for (its document is parsed and cached by then); the next bytes the caches take
+    // are that window's, once its answer is in. A page still being cut would then ask for the second window at once.
+    await vi.waitFor(() => expect(stack.lookup.counters.searchRequests).toBe(1), { timeout: 5_000, interval: 10 });
+    const cachedBefore = stack.gateway.cacheBytes;
+    await vi.waitFor(() => expect(stack.gateway.cacheBytes).toBeGreaterThan(cachedBefore), { timeout: 5_000, interval: 10 });
     expect(stack.lookup.counters.searchQueries).toEqual(['q=holdings&jurisdiction=GB&pageSize=50&page=1']);
 
     stack.lookup.knobs.searchLatencyMs = 0;

@@ -1,17 +1,21 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureCompanies } from '../../../src/lookup-service/index.js';
 import { CompanyByNumberDocument, DashboardSearchDocument, SearchCompaniesDocument } from '../../generated/graphql.js';
+import { manualClock, type ManualClock } from '../../support/clock.js';
 import { startStack, type Stack, type StackOptions } from '../../support/stack.js';
 
 const TTL_MS = 200;
 const SEARCH = { q: 'ferncastle', jurisdiction: 'GB' };
 
 let stack: Stack | undefined;
+/** The gateway's clock: windows go past their TTL when the test moves it on. */
+let clock: ManualClock;
 afterEach(() => stack?.close());
 
 async function start(gateway: StackOptions['gateway'] = {}) {
+  clock = manualClock();
   stack = await startStack({
+    clock,
     gateway: {
       cacheTtlMs: TTL_MS,
       cacheStaleWhileRevalidateMs: 0,
@@ -29,7 +33,7 @@ async function expiredSearch(stack: Stack) {
   const fresh = await stack.execute(SearchCompaniesDocument, SEARCH);
   expect(fresh.body.errors).toBeUndefined();
   expect(fresh.body.data!.searchCompanies.stale).toBe(false);
-  await sleep(TTL_MS + 50);
+  clock.advance(TTL_MS + 50);
   stack.lookup.counters.reset();
   return fresh.body.data!.searchCompanies;
 }
@@ -103,7 +107,7 @@ describe('stale-if-error', () => {
     const variables = { jurisdiction: 'GB', companyNumber: company.companyNumber };
     const fresh = await stack.execute(CompanyByNumberDocument, variables);
     expect(fresh.body.data!.company!.name).toBe(company.name);
-    await sleep(TTL_MS + 50);
+    clock.advance(TTL_MS + 50);
     stack.lookup.knobs.failSearch({ kind: 'drop-connection' }, Number.POSITIVE_INFINITY);
 
     const { body } = await stack.execute(CompanyByNumberDocument, variables);
@@ -123,7 +127,7 @@ describe('stale-if-error', () => {
   it('gives up on data older than TTL + the stale-if-error maximum', async () => {
     const stack = await start({ cacheStaleIfErrorMs: 100 });
     await expiredSearch(stack);
-    await sleep(100);
+    clock.advance(100);
     stack.lookup.knobs.failSearch({ status: 503 }, Number.POSITIVE_INFINITY);
     const { body } = await stack.execute(SearchCompaniesDocument, SEARCH);
     expect(body.data).toBeNull();

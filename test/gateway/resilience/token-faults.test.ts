@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TOKEN_BACKOFF_BASE_MS } from '../../../src/upstream/token-manager.js';
 import { errorCode } from '../../support/answers.js';
@@ -10,7 +9,8 @@ afterEach(() => stack?.close());
 
 describe('token endpoint faults', () => {
   it('does not offer refused credentials again during the cool-down: one token call for many searches', async () => {
-    stack = await startStack({ gateway: { tokenRefusedCooldownMs: 500 } });
+    const clock = manualClock();
+    stack = await startStack({ clock, gateway: { tokenRefusedCooldownMs: 500 } });
     stack.lookup.knobs.failToken({ status: 401 }, Number.POSITIVE_INFINITY);
     for (let search = 0; search < 5; search++) expect(await errorCode(stack)).toBe('UPSTREAM_AUTH_FAILED');
     expect(stack.lookup.counters.tokenRequests).toBe(1);
@@ -19,7 +19,7 @@ describe('token endpoint faults', () => {
 
     stack.lookup.knobs.clearFaults();
     expect(await errorCode(stack)).toBe('UPSTREAM_AUTH_FAILED');
-    await sleep(550);
+    clock.advance(550);
     expect(await errorCode(stack)).toBeUndefined();
     expect(stack.lookup.counters.tokenRequests).toBe(2);
   });
