@@ -17,6 +17,19 @@ interface CompanyConnectionShape {
   page: SearchPage;
 }
 
+/** An edge whose cursor is encoded only when a client selects it; its getter is shared, not a closure per edge. */
+class Edge {
+  constructor(
+    private readonly cursorAt: (position: number) => string,
+    private readonly position: number,
+    readonly node: Company,
+  ) {}
+
+  get cursor(): string {
+    return this.cursorAt(this.position);
+  }
+}
+
 /** Pothos types a connection's parent by its Relay fields only; the page rides along. */
 function pageOf(connection: object): SearchPage {
   return (connection as CompanyConnectionShape).page;
@@ -87,12 +100,7 @@ builder.queryField('searchCompanies', (t) =>
       }
       const { entries } = page;
       const connection: CompanyConnectionShape = {
-        edges: entries.map(({ position, company }) => ({
-          get cursor() {
-            return cursorAt(position);
-          },
-          node: company,
-        })),
+        edges: entries.map(({ position, company }) => new Edge(cursorAt, position, company)),
         pageInfo: {
           hasNextPage: page.hasNextPage,
           hasPreviousPage: page.hasPreviousPage,

@@ -1,3 +1,4 @@
+import { boundedMemo } from './bounded-memo.js';
 import { builder } from './builder.js';
 
 const KNOWN_STATUSES = {
@@ -24,11 +25,14 @@ export const CompanyStatusRef = builder.enumType('CompanyStatus', {
   } as Record<CompanyStatus, { description: string }>,
 });
 
+/** Distinct status texts remembered: registers use a handful, each written a few ways. */
+const REMEMBERED_STATUS_TEXTS = 256;
+
 /** Matches a status as received, ignoring case and separators ("Actively trading" is ACTIVELY_TRADING). */
-export function toCompanyStatus(statusText: string): CompanyStatus {
+export const toCompanyStatus = boundedMemo((statusText: string): CompanyStatus => {
   const normalized = statusText
     .trim()
     .toUpperCase()
     .replace(/[\s\-_]+/g, '_');
   return normalized in KNOWN_STATUSES ? (normalized as CompanyStatus) : 'UNKNOWN';
-}
+}, REMEMBERED_STATUS_TEXTS);

@@ -1,5 +1,6 @@
 import countries from 'i18n-iso-countries';
 import english from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
+import { boundedMemo } from './bounded-memo.js';
 
 countries.registerLocale(english);
 
@@ -23,15 +24,18 @@ export function isCountryCode(value: string): boolean {
   return /^[A-Z]{2}$/.test(value) && !USER_ASSIGNED.test(value) && countries.isValid(value);
 }
 
+/** Distinct countries remembered as the upstream writes them: about 250 codes, and some names. */
+const REMEMBERED_COUNTRIES = 1_024;
+
 /** The ISO 3166-1 alpha-2 code of a country given as a code or an English name, when recognisable. */
-export function toCountryCode(country: string): string | null {
+export const toCountryCode = boundedMemo((country: string): string | null => {
   const trimmed = country.trim();
   const upper = trimmed.toUpperCase();
   if (isCountryCode(upper)) return upper;
   if (UK_NATIONS.has(upper)) return 'GB';
   const code = countries.getAlpha2Code(trimmed, 'en');
   return code !== undefined && isCountryCode(code) ? code : null;
-}
+}, REMEMBERED_COUNTRIES);
 
 /**
  * Why `value` is not a country code, with the code probably meant when

@@ -212,8 +212,8 @@ function readAddress(result: Json, companyReport: FieldReport): Address | null {
     region: parts.read(structured, 'region', nonEmptyString),
     postcode: parts.read(structured, 'postcode', nonEmptyString),
     country: parts.read(structured, 'country', nonEmptyString),
-    latitude: parts.read(structured, 'latitude', coordinate(90)),
-    longitude: parts.read(structured, 'longitude', coordinate(180)),
+    latitude: parts.read(structured, 'latitude', validLatitude),
+    longitude: parts.read(structured, 'longitude', validLongitude),
     ...report.fields(),
   };
 }
@@ -299,8 +299,17 @@ function coordinate(limit: number): (value: unknown) => number | null {
   return (value) => (typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= limit ? value : null);
 }
 
+const validLatitude = coordinate(90);
+const validLongitude = coordinate(180);
+
+/** One parse, not URL.canParse and then new URL: there is one per result, and a parse is most of reading one. */
 function httpUrl(value: unknown): string | null {
-  if (typeof value !== 'string' || !URL.canParse(value)) return null;
-  const { protocol } = new URL(value);
+  if (typeof value !== 'string') return null;
+  let protocol: string;
+  try {
+    ({ protocol } = new URL(value));
+  } catch {
+    return null;
+  }
   return protocol === 'https:' || protocol === 'http:' ? value : null;
 }

@@ -1,7 +1,7 @@
 import { cpus, platform, release, totalmem } from 'node:os';
 import type { Check } from './checks.js';
 import type { BenchOptions } from './options.js';
-import { cpuRatio, MIB, rssGrowthBytes, throughputRatio, type BenchResults } from './results.js';
+import { coldCpuRatio, cpuRatio, MIB, rssGrowthBytes, throughputRatio, type BenchResults } from './results.js';
 import type { Summary } from './rounds.js';
 import type { TargetResult } from './targets.js';
 
@@ -89,7 +89,14 @@ export function resultsTable({ hot, cold }: BenchResults): string[] {
   }
   if (cold === undefined) return lines;
   const coldTitle = `cold: a new search each time, ${cold.concurrency} in flight`;
-  const inFrontOfUpstream = (server: string, summary: Summary, addedP50Ms: number, addedP99Ms: number, addedLabel = 'added') =>
+  /** `cpuVsProxy` and `overProxy`: the gateway's figures against the bare proxy's, which its cold targets are judged by. */
+  const inFrontOfUpstream = (
+    server: string,
+    summary: Summary,
+    addedP50Ms: number,
+    addedP99Ms: number,
+    { addedLabel = 'added', cpuVsProxy = '', overProxy = [] as string[] } = {},
+  ) =>
     row([
       '',
       server,
@@ -97,10 +104,11 @@ export function resultsTable({ hot, cold }: BenchResults): string[] {
       ms(summary.p50Ms),
       ms(summary.p99Ms),
       cpuCell(summary),
-      '',
+      cpuVsProxy,
       `${(summary.requestsPerSecond / cold.upstream.requestsPerSecond).toFixed(2)}×`,
       [
         `${addedLabel} p50 ${ms(addedP50Ms)} ms, p99 ${ms(addedP99Ms)} ms`,
+        ...overProxy,
         `lookup service CPU ${cpuCell(summary, 'upstreamCpuUs')} µs/req`,
         ...loadNotes(summary),
       ].join('; '),
@@ -117,8 +125,16 @@ export function resultsTable({ hot, cold }: BenchResults): string[] {
       '',
       ["CPU is the lookup service's", ...loadNotes(cold.upstream)].join('; '),
     ]),
-    inFrontOfUpstream('bare proxy (node:http, undici)', cold.proxy, cold.proxyAddedP50Ms, cold.proxyAddedP99Ms, 'the floor: added'),
-    inFrontOfUpstream('gateway', cold.gateway, cold.addedP50Ms, cold.addedP99Ms),
+    inFrontOfUpstream('bare proxy (node:http, undici)', cold.proxy, cold.proxyAddedP50Ms, cold.proxyAddedP99Ms, {
+      addedLabel: 'the floor: added',
+      cpuVsProxy: '1.00×',
+    }),
+    inFrontOfUpstream('gateway', cold.gateway, cold.addedP50Ms, cold.addedP99Ms, {
+      cpuVsProxy: `${coldCpuRatio(cold).toFixed(2)}× proxy`,
+      overProxy: [
+        `over the bare proxy p50 ${ms(cold.gateway.p50Ms - cold.proxy.p50Ms)} ms, p99 ${ms(cold.gateway.p99Ms - cold.proxy.p99Ms)} ms`,
+      ],
+    }),
   );
   return lines;
 }

@@ -19,6 +19,11 @@ export function cpuRatio({ gateway, baseline }: HotResult): number {
   return (gateway.perRequest.serverCpuUs ?? Number.NaN) / (baseline.perRequest.serverCpuUs ?? Number.NaN);
 }
 
+/** Server CPU per cold request of the gateway over the bare proxy's, both measured in the same rounds. */
+export function coldCpuRatio({ gateway, proxy }: ColdResult): number {
+  return (gateway.perRequest.serverCpuUs ?? Number.NaN) / (proxy.perRequest.serverCpuUs ?? Number.NaN);
+}
+
 export function throughputRatio({ gateway, baseline }: HotResult): number {
   return gateway.requestsPerSecond / baseline.requestsPerSecond;
 }
