@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import { setTimeout as pause } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
-import { UpstreamClient } from '../upstream/client.js';
 import type { Clock, Sleep } from '../upstream/resilience/clock.js';
 import { createAccessPolicy } from './access/client-access.js';
 import type { GatewayConfig } from './config/gateway-config.js';
@@ -28,6 +27,7 @@ import { createGraphiqlResponder, type GraphiqlResponder } from './graphiql/grap
 import { GraphiqlUnavailableError } from '../errors/http-refusals.js';
 import type { Tracing } from './observability/tracing.js';
 import { openSharedStore } from './shared-store.js';
+import { upstreamClientFor } from './upstream-client-for.js';
 import { systemClock } from '../upstream/resilience/clock.js';
 import { GatewayMetrics } from './observability/metrics.js';
 import { startMetricsServer } from './observability/metrics-server.js';
@@ -35,15 +35,6 @@ import { ObservedResponse, REQUEST_ID_HEADER, requestIdFrom } from './observabil
 import { Readiness } from './observability/readiness.js';
 import { fetchTokenAtStart } from './observability/token-at-start.js';
 import { useGraphqlMetrics } from './observability/use-graphql-metrics.js';
-
-/**
- * Largest upstream body read; a larger one is UPSTREAM_BAD_RESPONSE. A full
- * page of 50 of the data set's results is 26–29 KB (every page of it
- * measured), so this leaves room for results over thirty times as rich; only
- * the first 50 are read anyway, and JSON.parse takes 3.6 ms over a body this
- * size (8 MiB, the bound before, stalled the event loop over 100 ms).
- */
-export const MAX_UPSTREAM_RESPONSE_BYTES = 1024 * 1024;
 
 /** How long a keep-alive connection may sit idle between requests. */
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
@@ -110,38 +101,11 @@ export async function startGateway(
   const shared = await openSharedStore(config, logger);
   const metrics = config.metricsPort === undefined ? undefined : new GatewayMetrics(config.apiKeys.map((key) => key.id));
   const clock = options.clock ?? systemClock;
-  const upstream = new UpstreamClient({
-    shared,
-    baseUrl: target.url,
-    credentials: { clientId: target.clientId, clientSecret: target.clientSecret },
-    pageParam: config.upstreamPageParam,
-    http: {
-      connections: config.upstreamConnections,
-      connectTimeoutMs: config.upstreamConnectTimeoutMs,
-      headersTimeoutMs: config.upstreamHeadersTimeoutMs,
-      bodyTimeoutMs: config.upstreamBodyTimeoutMs,
-      maxResponseBytes: MAX_UPSTREAM_RESPONSE_BYTES,
-      maxInFlight: config.upstreamMaxInFlight,
-      breaker: { failureThreshold: config.upstreamBreakerFailures, cooldownMs: config.upstreamBreakerCooldownMs },
-      maxRetryAfterMs: config.upstreamMaxRetryAfterMs,
-      maxCallsPerMinute: config.upstreamMaxCallsPerMinute,
-    },
-    cache: {
-      ttlMs: config.cacheTtlMs,
-      staleWhileRevalidateMs: config.cacheStaleWhileRevalidateMs,
-      staleIfErrorMs: config.cacheStaleIfErrorMs,
-      maxBytes: config.cacheMaxBytes - answerBytes - documentBytes,
-    },
-    retry: { retries: config.upstreamRetries, baseDelayMs: config.upstreamRetryBaseMs },
-    callTimeoutMs: config.requestDeadlineMs,
-    refusedCredentialsCooldownMs: config.tokenRefusedCooldownMs,
-    tokenLifetime: {
-      defaultMs: config.upstreamTokenDefaultLifetimeMs,
-      minMs: config.upstreamTokenMinLifetimeMs,
-      maxMs: config.upstreamTokenMaxLifetimeMs,
-    },
+  const upstream = upstreamClientFor(config, target, {
+    cacheMaxBytes: config.cacheMaxBytes - answerBytes - documentBytes,
     log: logger,
     clock,
+    shared,
     tracer: options.tracing?.tracer,
     observer: metrics,
     sleep: options.sleep,

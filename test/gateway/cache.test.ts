@@ -189,6 +189,8 @@ describe('search cache: expiry', () => {
       });
     }
     await vi.waitFor(() => expect(expiring.lookup.counters.searchRequests).toBe(2), { timeout: 5_000, interval: 5 });
+    // The refresh has been answered; asking the gateway before then would spend the client's rate limit on stale answers.
+    await vi.waitFor(() => expect(expiring.lookup.counters.searchesInFlight).toBe(0), { timeout: 5_000, interval: 5 });
 
     const refreshed = await vi.waitFor(
       async () => {
