@@ -15,13 +15,16 @@ export interface UpstreamObserver {
   heldBack(reason: HoldReason): void;
   /** How a lookup of the window cache was answered. */
   windowLookup(result: CacheLookupResult): void;
+  /** A window missing in process, looked for in the fleet's store: found there or not. */
+  sharedWindowLookup(found: boolean): void;
   /** A token request that ran, why it ran and how it ended. */
   tokenRenewal(trigger: TokenRenewalTrigger, result: TokenRenewalResult): void;
 }
 
 export type UpstreamStatusClass = '2xx' | '3xx' | '4xx' | '5xx' | 'none';
 export type UpstreamCallOutcome = 'success' | 'http_error' | 'bad_response' | 'timeout' | 'connection_error' | 'error';
-export type HoldReason = 'circuit_open' | 'rate_limited';
+/** `budget_spent`: UPSTREAM_MAX_CALLS_PER_MINUTE left no call for it. */
+export type HoldReason = 'circuit_open' | 'rate_limited' | 'budget_spent';
 export type CacheLookupResult = 'fresh' | 'stale_while_revalidate' | 'stale_if_error' | 'miss' | 'joined';
 /** `initial`: no token yet; `early`: the current one is near its end; `expired`: it has ended; `refused`: a search was answered 401 with it. */
 export type TokenRenewalTrigger = 'initial' | 'early' | 'expired' | 'refused';
@@ -49,6 +52,7 @@ export const NO_UPSTREAM_OBSERVER: UpstreamObserver = {
   slotWait() {},
   heldBack() {},
   windowLookup() {},
+  sharedWindowLookup() {},
   tokenRenewal() {},
 };
 

@@ -302,6 +302,7 @@ export class SearchWindows {
     if (cached === undefined && this.#shared !== undefined) {
       // Judged below by its fetch time, like any window here: fresh, stale while revalidating, or stale if the upstream fails.
       cached = await this.#shared.read(key);
+      this.#observer.sharedWindowLookup(cached !== undefined);
       if (cached !== undefined) this.#windows.set(key, cached, { ttl: this.#remainingMs(cached) });
     }
     const ageMs = cached ? this.#clock() - cached.fetchedAt : Number.POSITIVE_INFINITY;

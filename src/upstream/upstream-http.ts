@@ -142,7 +142,7 @@ export class UpstreamHttp {
     try {
       // Before the breaker, which once it admits a probe waits for its outcome.
       if (this.#hold) await this.#hold.admit(where);
-      if (this.#budget) await this.#budget.take(where, request.background === true);
+      if (this.#budget) await this.#takeFromBudget(where, request.background === true);
       this.#admit(where);
       // The slot comes back when undici is done with the call, not when its caller stops
       // waiting: a call answered at its deadline may still sit in the pool's queue.
@@ -199,6 +199,15 @@ export class UpstreamHttp {
   /** The circuit breaker's and the call slots' state now. */
   status(): Omit<UpstreamStatus, 'token'> {
     return { circuit: this.#breaker.state, callsInFlight: this.#limit.inFlight, callsWaiting: this.#limit.waiting };
+  }
+
+  async #takeFromBudget(where: string, background: boolean): Promise<void> {
+    try {
+      await this.#budget!.take(where, background);
+    } catch (error) {
+      this.#observer.heldBack('budget_spent');
+      throw error;
+    }
   }
 
   #admit(where: string): void {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFleet, type Fleet } from '../support/fleet.js';
 import { send } from '../support/http.js';
-import { scrape } from '../support/metrics.js';
+import { changes, scrape } from '../support/metrics.js';
 import { within } from '../support/within.js';
 
 const SAFETY_MS = 20_000;
@@ -36,5 +36,35 @@ describe('readiness and metrics of a fleet on Redis', () => {
     await within(fleet.logged(0, 'Redis is back'), SAFETY_MS, 'the instance to see Redis back');
     expect(await readiness(0)).toMatchObject({ status: 200, body: { status: 'ready', redis: 'connected' } });
     expect((await scrape(metricsUrl)).series.get('csg_redis_sharing')).toBe(1);
+  });
+});
+
+describe('metrics of a fleet on Redis', () => {
+  it('count window lookups in the fleet store, and calls held back by the spent call budget', async () => {
+    fleet = await startFleet({
+      instances: 2,
+      gateway: { metricsPort: 0, responseCache: false, upstreamMaxCallsPerMinute: 2, rateLimitPerMinute: 0 },
+    });
+    const scrapes = () => Promise.all(fleet!.gateways.map((gateway) => scrape(gateway.metricsUrl!)));
+    const series = [
+      'csg_cache_lookups_total{level="redis",result="hit"}',
+      'csg_cache_lookups_total{level="redis",result="miss"}',
+      'csg_upstream_calls_held_back_total{reason="budget_spent"}',
+    ];
+    const before = await scrapes();
+
+    // Instance 0 misses in the store and fetches (a token call and a search: the whole budget); instance 1 finds the window there.
+    expect((await fleet.search(0, { q: 'Holdings', jurisdiction: 'GB' })).status).toBe(200);
+    expect((await fleet.search(1, { q: 'Holdings', jurisdiction: 'GB' })).status).toBe(200);
+    // A new search finds nothing cached, and the budget has no call left for it.
+    const spent = await fleet.search(1, { q: 'Trading', jurisdiction: 'GB' });
+    expect(spent.body.errors?.[0]?.extensions?.code).toBe('UPSTREAM_RATE_LIMITED');
+
+    const after = await scrapes();
+    expect(after.map((scrape, i) => changes(before[i]!, scrape, series))).toEqual([
+      { [series[0]!]: 0, [series[1]!]: 1, [series[2]!]: 0 },
+      { [series[0]!]: 1, [series[1]!]: 1, [series[2]!]: 1 },
+    ]);
+    expect(fleet.lookup.counters.searchRequests).toBe(1);
   });
 });

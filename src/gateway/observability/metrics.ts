@@ -23,8 +23,15 @@ const CODES = [...Object.keys(ERROR_CODES), 'other'];
 const ENDPOINTS = [SEARCH_ENDPOINT, TOKEN_ENDPOINT];
 const STATUS_CLASSES: readonly UpstreamStatusClass[] = ['2xx', '3xx', '4xx', '5xx', 'none'];
 const CALL_OUTCOMES: readonly UpstreamCallOutcome[] = ['success', 'http_error', 'bad_response', 'timeout', 'connection_error', 'error'];
-const HOLD_REASONS: readonly HoldReason[] = ['circuit_open', 'rate_limited'];
-const LOOKUP_RESULTS: readonly CacheLookupResult[] = ['fresh', 'stale_while_revalidate', 'stale_if_error', 'miss', 'joined'];
+const HOLD_REASONS: readonly HoldReason[] = ['circuit_open', 'rate_limited', 'budget_spent'];
+const LOOKUP_RESULTS: readonly (CacheLookupResult | 'hit')[] = [
+  'fresh',
+  'stale_while_revalidate',
+  'stale_if_error',
+  'miss',
+  'joined',
+  'hit',
+];
 const TRIGGERS: readonly TokenRenewalTrigger[] = ['initial', 'early', 'expired', 'refused'];
 const RENEWAL_RESULTS: readonly TokenRenewalResult[] = ['success', 'credentials_refused', 'failure'];
 export const GRAPHQL_PHASES = ['parse', 'validate', 'execute'] as const;
@@ -136,15 +143,15 @@ export class GatewayMetrics implements UpstreamObserver {
     this.#heldBack = new CounterFamily(
       r,
       `${PREFIX}upstream_calls_held_back_total`,
-      'Calls the circuit breaker answered without calling the lookup service, by reason.',
+      'Calls answered without calling the lookup service, by reason: the open circuit, a run of 429s, or a spent UPSTREAM_MAX_CALLS_PER_MINUTE.',
       [['reason', HOLD_REASONS]],
     );
     this.#lookups = new CounterFamily(
       r,
       `${PREFIX}cache_lookups_total`,
-      'Cache lookups, by level (response: whole answers; upstream_window: windows of 50 upstream results) and result.',
+      "Cache lookups, by level (response: whole answers; upstream_window: windows of 50 upstream results; redis: those windows in the fleet's store) and result.",
       [
-        ['level', ['response', 'upstream_window']],
+        ['level', ['response', 'upstream_window', 'redis']],
         ['result', LOOKUP_RESULTS],
       ],
     );
@@ -230,6 +237,10 @@ export class GatewayMetrics implements UpstreamObserver {
 
   windowLookup(result: CacheLookupResult): void {
     this.#lookups.inc('upstream_window', result);
+  }
+
+  sharedWindowLookup(found: boolean): void {
+    this.#lookups.inc('redis', found ? 'hit' : 'miss');
   }
 
   tokenRenewal(trigger: TokenRenewalTrigger, result: TokenRenewalResult): void {
