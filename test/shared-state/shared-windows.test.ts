@@ -1,0 +1,40 @@
+import { createHash } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RedisStore } from '../../src/shared-state/redis-store.js';
+import { SharedWindows } from '../../src/upstream/shared-windows.js';
+import { encodeWindow } from '../../src/upstream/window-codec.js';
+import { NO_REPEATS, type SearchWindow } from '../../src/upstream/window-size.js';
+import { manualClock } from '../support/clock.js';
+import { collectedLog } from '../support/log-lines.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+
+const KEY = 'acme|gb|0';
+const TTL_MS = 60_000;
+const MAX_AGE_MS = 10 * 60_000;
+const HOUR_MS = 60 * 60_000;
+
+let redis: RedisServer;
+let store: RedisStore;
+
+beforeEach(async () => {
+  redis = await startRedisServer();
+  store = await RedisStore.open({ url: new URL(redis.url), keyPrefix: 'test:', commandTimeoutMs: 1_000, log: collectedLog() });
+});
+afterEach(async () => {
+  await store?.close();
+  await redis?.stop();
+});
+
+describe('SharedWindows', () => {
+  it('takes a window stamped later than its own clock (a writer whose clock runs ahead) as fetched now, no fresher', async () => {
+    const clock = manualClock();
+    const windows = new SharedWindows({ store, ttlMs: TTL_MS, maxAgeMs: MAX_AGE_MS, pageSize: 10, fetchTimeoutMs: 1_000, clock });
+    // What an instance whose clock is an hour ahead publishes.
+    const ahead: SearchWindow = { slots: [], repeated: NO_REPEATS, total: 0, fetchedAt: clock() + HOUR_MS };
+    await store.set(`w:${createHash('sha256').update(KEY).digest('base64url')}`, encodeWindow(KEY, ahead), HOUR_MS * 2);
+
+    const read = await windows.read(KEY);
+    // Judged by its stamp, it would stay fresh here, and in every in-process cache it lands in, for an hour past its age.
+    expect(read?.fetchedAt).toBe(clock());
+  });
+});
