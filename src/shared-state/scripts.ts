@@ -20,7 +20,9 @@ return 0`);
  * instances' clocks need not agree: ARGV burst, tokens per millisecond, count,
  * and how many must be left after (a reserve the caller may not take).
  * Answers {1, 0} when the count was taken, {0, ms until it could be}. The key
- * lives as long as a full refill takes, then reads as a full bucket anyway.
+ * lives as long as a full refill takes, then reads as a full bucket anyway;
+ * so does a stored count outside 0..burst, which every take would otherwise
+ * keep alive.
  */
 export const BUCKET_SCRIPT = script(`
 local time = redis.call('TIME')
@@ -30,7 +32,9 @@ local perMs = tonumber(ARGV[2])
 local count = tonumber(ARGV[3])
 local keep = tonumber(ARGV[4]) or 0
 local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
-local tokens = tonumber(state[1]) or burst
+local tokens = tonumber(state[1])
+-- Only 0..burst is a count this script wrote: anything else (NaN too) reads as a full bucket, not one that never refills.
+if tokens == nil or tokens ~= tokens or tokens < 0 or tokens > burst then tokens = burst end
 local at = tonumber(state[2]) or now
 tokens = math.min(burst, tokens + math.max(0, now - at) * perMs)
 local allowed = 0

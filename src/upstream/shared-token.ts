@@ -1,6 +1,7 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Clock } from './resilience/clock.js';
 import type { HeldLock, SharedStore } from './shared-store.js';
+import { isSendableToken } from './token-response.js';
 
 /** The fleet's service token, as kept in the shared store: `raw` is the stored text, for a compare-and-delete. */
 export interface ServiceToken {
@@ -15,8 +16,6 @@ const LOCK_KEY = 'token:lock';
 const REFUSED_KEY = 'token:refused';
 /** How often an instance waiting for another's renewal looks for its token. */
 export const TOKEN_POLL_MS = 10;
-/** Longest token value taken from the store: the upstream's are far shorter, and a bigger one is not one it wrote. */
-const MAX_TOKEN_LENGTH = 8_192;
 
 /** What an instance that asked for the renewal lock learnt. */
 export type Renewal =
@@ -118,7 +117,8 @@ function parseToken(raw: string): ServiceToken | undefined {
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const { value, refreshAt, expiresAt } = parsed as Record<string, unknown>;
-  if (typeof value !== 'string' || value === '' || value.length > MAX_TOKEN_LENGTH) return undefined;
+  // Held to what is taken from the upstream: a value that cannot be sent fails every search before any 401 could drop it.
+  if (typeof value !== 'string' || !isSendableToken(value)) return undefined;
   if (!Number.isFinite(refreshAt) || !Number.isFinite(expiresAt)) return undefined;
   return { value, refreshAt: refreshAt as number, expiresAt: expiresAt as number, raw };
 }

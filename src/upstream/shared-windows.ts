@@ -34,11 +34,18 @@ export class SharedWindows {
     this.#options = options;
   }
 
-  /** The fleet's window for `key` while any instance may still serve it; undefined otherwise. */
+  /**
+   * The fleet's window for `key` while any instance may still serve it; undefined otherwise. One stamped later
+   * than this instance's clock (its writer's clock runs ahead, or the value is not one a gateway wrote) is taken
+   * as fetched now: judged by its stamp, it would stay fresh here, and in the in-process cache, past its age.
+   */
   async read(key: string): Promise<SearchWindow | undefined> {
     const raw = await this.#options.store.get(storeKey(key));
     const window = raw === undefined ? undefined : decodeWindow(raw, key, this.#options.pageSize);
-    return window !== undefined && this.#options.clock() - window.fetchedAt <= this.#options.maxAgeMs ? window : undefined;
+    if (window === undefined) return undefined;
+    const now = this.#options.clock();
+    if (window.fetchedAt > now) return { ...window, fetchedAt: now };
+    return now - window.fetchedAt <= this.#options.maxAgeMs ? window : undefined;
   }
 
   /**

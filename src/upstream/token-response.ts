@@ -14,6 +14,11 @@ const HEADER_SAFE = /^[\x21-\x7e]+$/;
 /** Far above any real token; longer ones would be sent with every search and kept for redaction. */
 export const MAX_ACCESS_TOKEN_LENGTH = 16_384;
 
+/** Whether `token` can go into an Authorization header as it is: any token the gateway uses, from the upstream or the fleet's store. */
+export function isSendableToken(token: string): boolean {
+  return token.length <= MAX_ACCESS_TOKEN_LENGTH && HEADER_SAFE.test(token);
+}
+
 /**
  * Reads a token answer as tolerantly as RFC 6749 allows: `expires_in` is only
  * RECOMMENDED, so a missing one, or one the gateway cannot read, leaves the
@@ -34,7 +39,7 @@ export function readTokenResponse(body: string, where: string): TokenResponse {
   if (typeof accessToken !== 'string' || accessToken.trim() === '') {
     throw new UpstreamBadResponseError(`Company lookup service sent a token response without access_token on ${where}`);
   }
-  if (accessToken.length > MAX_ACCESS_TOKEN_LENGTH || !HEADER_SAFE.test(accessToken)) {
+  if (!isSendableToken(accessToken)) {
     throw new UpstreamBadResponseError(`Company lookup service sent an access_token that cannot be sent in a header on ${where}`);
   }
   const notes: string[] = [];

@@ -6,7 +6,9 @@ import { NO_REPEATS, type SearchWindow } from './window-size.js';
 /** Longest stored window read: an upstream body is refused past 1 MiB, and a window holds less than its body. */
 export const MAX_STORED_WINDOW_LENGTH = 1024 * 1024;
 
-const text = z.string().max(10_000);
+// No cap per string: the upstream's parser sets none, and a window it cannot read back is fetched anew by every
+// instance. MAX_STORED_WINDOW_LENGTH bounds the whole.
+const text = z.string();
 const nullableText = text.nullable();
 const invalid = z.record(text, text).optional();
 
@@ -29,9 +31,12 @@ const companySchema = z.object({
       invalid,
     })
     .nullable(),
-  incorporatedDate: z.iso
-    .datetime()
+  // Any date the upstream's parser took, as Date's JSON writes it (a year past 9999 too).
+  incorporatedDate: z
+    .string()
+    .max(64)
     .transform((value) => new Date(value))
+    .pipe(z.date())
     .nullable(),
   isPlatformMember: z.boolean().nullable(),
   previousNames: z.array(z.object({ name: text.min(1), startDate: nullableText, endDate: nullableText, invalid })).max(MAX_PREVIOUS_NAMES),

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RedisStore } from '../../src/shared-state/redis-store.js';
 import { collectedLog, type CollectedLog } from '../support/log-lines.js';
@@ -59,6 +60,18 @@ describe('RedisStore', () => {
     // One token a second: the next one is at most a second away.
     expect(refused).toEqual({ allowed: false, retryAfterMs: expect.any(Number) });
     if (refused && !refused.allowed) expect(refused.retryAfterMs).toBeLessThanOrEqual(1_000);
+  });
+
+  it('reads a bucket whose stored state no gateway wrote as a full one, rather than keeping it empty for ever', async () => {
+    const bucket = { burst: 3, perMinute: 60 };
+    const port = new URL(redis.url).port;
+    // Each take renews the key's expiry: a count that never refills would hold the client (or the fleet's budget) back for good.
+    for (const tokens of ['-1e300', '-inf', 'nan', '1e300']) {
+      execFileSync('redis-cli', ['-p', port, 'HSET', 'test:poisoned', 'tokens', tokens, 'at', '0']);
+      expect(await store.take('poisoned', bucket, 1)).toEqual({ allowed: true });
+      expect(await store.take('poisoned', bucket, 2)).toEqual({ allowed: true });
+      expect(await store.take('poisoned', bucket, 1)).toEqual({ allowed: false, retryAfterMs: expect.any(Number) });
+    }
   });
 
   it('answers within its deadline while Redis is frozen, logs the outage once, and shares again once it thaws', async () => {

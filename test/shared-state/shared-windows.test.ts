@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RedisStore } from '../../src/shared-state/redis-store.js';
+import type { Company } from '../../src/upstream/company.js';
+import { SharedWindows } from '../../src/upstream/shared-windows.js';
+import { encodeWindow } from '../../src/upstream/window-codec.js';
+import { NO_REPEATS, type SearchWindow } from '../../src/upstream/window-size.js';
+import { manualClock } from '../support/clock.js';
+import { collectedLog } from '../support/log-lines.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+
+const KEY = 'acme|gb|0';
+const TTL_MS = 60_000;
+const MAX_AGE_MS = 10 * 60_000;
+const HOUR_MS = 60 * 60_000;
+
+let redis: RedisServer;
+let store: RedisStore;
+
+beforeEach(async () => {
+  redis = await startRedisServer();
+  store = await RedisStore.open({ url: new URL(redis.url), keyPrefix: 'test:', commandTimeoutMs: 1_000, log: collectedLog() });
+});
+afterEach(async () => {
+  await store?.close();
+  await redis?.stop();
+});
+
+describe('SharedWindows', () => {
+  it('takes a window stamped later than its own clock (a writer whose clock runs ahead) as fetched now, no fresher', async () => {
+    const clock = manualClock();
+    const windows = new SharedWindows({ store, ttlMs: TTL_MS, maxAgeMs: MAX_AGE_MS, pageSize: 10, fetchTimeoutMs: 1_000, clock });
+    // What an instance whose clock is an hour ahead publishes.
+    const ahead: SearchWindow = { slots: [], repeated: NO_REPEATS, total: 0, fetchedAt: clock() + HOUR_MS };
+    await store.set(`w:${createHash('sha256').update(KEY).digest('base64url')}`, encodeWindow(KEY, ahead), HOUR_MS * 2);
+
+    const read = await windows.read(KEY);
+    // Judged by its stamp, it would stay fresh here, and in every in-process cache it lands in, for an hour past its age.
+    expect(read?.fetchedAt).toBe(clock());
+  });
+
+  it('reads back every window it publishes, whatever the upstream sent that its parser accepted', async () => {
+    const clock = manualClock();
+    const windows = new SharedWindows({ store, ttlMs: TTL_MS, maxAgeMs: MAX_AGE_MS, pageSize: 10, fetchTimeoutMs: 1_000, clock });
+    const company = (fields: Partial<Company>): Company => ({
+      name: 'Acme',
+      companyNumber: '1',
+      jurisdiction: 'GB',
+      status: null,
+      address: null,
+      incorporatedDate: null,
+      isPlatformMember: null,
+      previousNames: [],
+      avatar: null,
+      ...fields,
+    });
+    // The upstream's parser bounds neither a name's length nor a date's year; a window it cannot read back is fetched
+    // anew by every instance, one upstream call each.
+    const slots = [company({ name: 'n'.repeat(20_000) }), company({ incorporatedDate: new Date('+010000-01-01T00:00:00Z') })];
+    for (const [index, slot] of slots.entries()) {
+      const key = `${KEY}|${index}`;
+      await windows.fetch(key, Number.NEGATIVE_INFINITY, async () => ({
+        slots: [slot],
+        repeated: NO_REPEATS,
+        total: 1,
+        fetchedAt: clock(),
+      }));
+      expect((await windows.read(key))?.slots).toEqual([slot]);
+    }
+  });
+});
