@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RedisStore } from '../../src/shared-state/redis-store.js';
 import { collectedLog, type CollectedLog } from '../support/log-lines.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { startRedisServer, startRedisStore, type RedisServer } from '../support/redis-server.js';
 import { within } from '../support/within.js';
 
 const TIMEOUT_MS = 50;
@@ -12,16 +12,13 @@ const BACK = 'Redis is back';
 let redis: RedisServer;
 let log: CollectedLog;
 let store: RedisStore;
+let close: () => Promise<void>;
 
 beforeEach(async () => {
-  redis = await startRedisServer();
   log = collectedLog();
-  store = await RedisStore.open({ url: new URL(redis.url), keyPrefix: 'test:', commandTimeoutMs: TIMEOUT_MS, log });
+  ({ redis, store, close } = await startRedisStore(log, TIMEOUT_MS));
 });
-afterEach(async () => {
-  await store?.close();
-  await redis?.stop();
-});
+afterEach(() => close?.());
 
 /** How long `call` took to settle, in ms. */
 async function timed<T>(call: () => Promise<T>): Promise<{ value: T; ms: number }> {

@@ -1,24 +1,21 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RedisStore } from '../../src/shared-state/redis-store.js';
+import type { RedisStore } from '../../src/shared-state/redis-store.js';
 import { SharedToken } from '../../src/upstream/shared-token.js';
 import { MAX_ACCESS_TOKEN_LENGTH } from '../../src/upstream/token-response.js';
 import { manualClock } from '../support/clock.js';
 import { collectedLog } from '../support/log-lines.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { startRedisStore } from '../support/redis-server.js';
 
 const HOUR_MS = 60 * 60_000;
 
-let redis: RedisServer;
+let redis: Awaited<ReturnType<typeof startRedisStore>>;
 let store: RedisStore;
 
 beforeEach(async () => {
-  redis = await startRedisServer();
-  store = await RedisStore.open({ url: new URL(redis.url), keyPrefix: 'test:', commandTimeoutMs: 1_000, log: collectedLog() });
+  redis = await startRedisStore(collectedLog());
+  store = redis.store;
 });
-afterEach(async () => {
-  await store?.close();
-  await redis?.stop();
-});
+afterEach(() => redis?.close());
 
 describe('SharedToken', () => {
   it('takes a stored token the upstream could have issued, and none that could not be sent in a header', async () => {

@@ -1,30 +1,27 @@
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RedisStore } from '../../src/shared-state/redis-store.js';
+import type { RedisStore } from '../../src/shared-state/redis-store.js';
 import type { Company } from '../../src/upstream/company.js';
 import { SharedWindows } from '../../src/upstream/shared-windows.js';
 import { encodeWindow } from '../../src/upstream/window-codec.js';
 import { NO_REPEATS, type SearchWindow } from '../../src/upstream/window-size.js';
 import { manualClock } from '../support/clock.js';
 import { collectedLog } from '../support/log-lines.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { startRedisStore } from '../support/redis-server.js';
 
 const KEY = 'acme|gb|0';
 const TTL_MS = 60_000;
 const MAX_AGE_MS = 10 * 60_000;
 const HOUR_MS = 60 * 60_000;
 
-let redis: RedisServer;
+let redis: Awaited<ReturnType<typeof startRedisStore>>;
 let store: RedisStore;
 
 beforeEach(async () => {
-  redis = await startRedisServer();
-  store = await RedisStore.open({ url: new URL(redis.url), keyPrefix: 'test:', commandTimeoutMs: 1_000, log: collectedLog() });
+  redis = await startRedisStore(collectedLog());
+  store = redis.store;
 });
-afterEach(async () => {
-  await store?.close();
-  await redis?.stop();
-});
+afterEach(() => redis?.close());
 
 describe('SharedWindows', () => {
   it('takes a window stamped later than its own clock (a writer whose clock runs ahead) as fetched now, no fresher', async () => {

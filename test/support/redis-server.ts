@@ -1,6 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
+import type { UpstreamLog } from '../../src/upstream/log.js';
+import { RedisStore } from '../../src/shared-state/redis-store.js';
+import { within } from './within.js';
 
 /** A redis-server this test started on a loopback port, run by its PID. */
 export interface RedisServer {
@@ -42,27 +45,21 @@ async function spawnOn(port: number, options: RedisServerOptions): Promise<Child
   if (options.password !== undefined) args.push('--requirepass', options.password);
   const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`redis-server did not start within ${START_TIMEOUT_MS} ms:\n${output}`)),
-      START_TIMEOUT_MS,
-    );
+  const ready = new Promise<void>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('Ready to accept connections')) {
-        clearTimeout(timer);
-        resolve();
-      }
+      if (output.includes('Ready to accept connections')) resolve();
     });
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`redis-server exited (${code}) before it was ready:\n${output}`));
-    });
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`redis-server exited (${code}) before it was ready:\n${output}`)));
   });
+  try {
+    await within(ready, START_TIMEOUT_MS, 'redis-server accepting connections');
+  } catch (error) {
+    // A server that never said it was ready is not left behind.
+    await stopChild(child);
+    throw error;
+  }
   // Its later output is not read: drained, so a chatty server never blocks on a full pipe.
   child.stdout?.resume();
   child.stderr?.resume();
@@ -103,5 +100,22 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
       current = await spawnOn(port, options);
     },
     stop: () => stopChild(current),
+  };
+}
+
+/** A redis-server of its own and a RedisStore on it (keys under `test:`), for tests of the store's users; `close` stops both. */
+export async function startRedisStore(
+  log: UpstreamLog,
+  commandTimeoutMs = 1_000,
+): Promise<{ redis: RedisServer; store: RedisStore; close(): Promise<void> }> {
+  const redis = await startRedisServer();
+  const store = await RedisStore.open({ url: new URL(redis.url), keyPrefix: 'test:', commandTimeoutMs, log });
+  return {
+    redis,
+    store,
+    async close() {
+      await store.close();
+      await redis.stop();
+    },
   };
 }
