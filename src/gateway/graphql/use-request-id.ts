@@ -1,4 +1,4 @@
-import { GraphQLError } from 'graphql';
+import { type ExecutionResult, GraphQLError } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { GatewayServerContext } from './server-context.js';
 
@@ -14,14 +14,22 @@ export function useRequestId(): Plugin<Record<string, unknown>, GatewayServerCon
     onResultProcess({ result, setResult, serverContext }) {
       const { requestId } = serverContext;
       if (requestId === undefined || isAsyncIterable(result)) return;
-      const results = Array.isArray(result) ? result : [result];
-      if (!results.some((one) => (one.errors?.length ?? 0) > 0)) return;
-      const withIds = results.map((one) =>
-        one.errors?.length ? { ...one, errors: one.errors.map((error) => withRequestId(error, requestId)) } : one,
-      );
-      setResult(Array.isArray(result) ? withIds : withIds[0]!);
+      // Most answers have no error: they cost two property reads, no array.
+      if (Array.isArray(result)) {
+        if (result.some(hasErrors)) setResult(result.map((one) => withRequestIds(one, requestId)));
+      } else if (hasErrors(result)) {
+        setResult(withRequestIds(result, requestId));
+      }
     },
   };
+}
+
+function hasErrors(result: ExecutionResult): boolean {
+  return (result.errors?.length ?? 0) > 0;
+}
+
+function withRequestIds(result: ExecutionResult, requestId: string): ExecutionResult {
+  return hasErrors(result) ? { ...result, errors: result.errors!.map((error) => withRequestId(error, requestId)) } : result;
 }
 
 function withRequestId(error: GraphQLError, requestId: string): GraphQLError {
