@@ -1,3 +1,4 @@
+import { excerpt } from './excerpt.js';
 import { Refusal } from './refusal.js';
 
 /** Seconds a client over MAX_CONNECTIONS is asked to wait. */
@@ -42,7 +43,7 @@ export class CorsOriginNotAllowedError extends Refusal {
 
   constructor(origin: string) {
     super(
-      `Origin ${origin} is not allowed: it is not in CORS_ALLOWED_ORIGINS; call from an allowed origin, or ask the gateway's operators to add it`,
+      `Origin ${excerpt(origin)} is not allowed: it is not in CORS_ALLOWED_ORIGINS; call from an allowed origin, or ask the gateway's operators to add it`,
     );
   }
 }
@@ -52,7 +53,7 @@ export class UnsupportedMediaTypeError extends Refusal {
   readonly code = 'UNSUPPORTED_MEDIA_TYPE';
 
   constructor(contentType: string | undefined, expected: string) {
-    super(`Send the request as ${expected}${contentType ? `, not ${contentType}` : '; the Content-Type header is missing'}`);
+    super(`Send the request as ${expected}${contentType ? `, not ${excerpt(contentType)}` : '; the Content-Type header is missing'}`);
   }
 }
 
@@ -62,7 +63,7 @@ export class NotAcceptableError extends Refusal {
 
   constructor(accept: string | undefined, answerTypes: readonly string[]) {
     super(
-      `Answers are ${answerTypes.join(', ')} in UTF-8; the Accept header (${accept}) allows none of them; send Accept: ${answerTypes[0]}`,
+      `Answers are ${answerTypes.join(', ')} in UTF-8; the Accept header (${accept === undefined ? accept : excerpt(accept)}) allows none of them; send Accept: ${answerTypes[0]}`,
     );
   }
 }

@@ -1,5 +1,6 @@
 import type { ASTNode, GraphQLError } from 'graphql';
 import { CodedGraphQLError, RequestError } from './coded-graphql-error.js';
+import { QUOTED_VALUE_LIMIT } from './excerpt.js';
 
 /** A request that is not one Yoga can run: `message` says what is wrong with it and what to send. */
 export class BadRequestError extends RequestError {
@@ -81,9 +82,6 @@ export class TrustedDocumentNotFoundError extends RequestError {
     );
   }
 }
-
-/** Longest part of a string value a message quotes. */
-const QUOTED_VALUE_LIMIT = 100;
 
 /** A JSON string literal, as graphql-js quotes a string value in its messages. */
 const QUOTED_STRING = /"(?:[^"\\]|\\.)*"/g;

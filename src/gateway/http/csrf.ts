@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { excerpt } from '../../errors/excerpt.js';
 
 /** Headers a browser cannot add without a CORS preflight; any one of them marks a request as deliberate. */
 export const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'apollo-require-preflight'];
@@ -27,11 +28,11 @@ export function crossSiteRefusal(
     if ((method === 'GET' || method === 'HEAD') && headers['sec-fetch-mode'] === 'navigate') return undefined;
     return origin === undefined
       ? 'Cross-site requests are refused unless they come from an origin in CORS_ALLOWED_ORIGINS'
-      : `Cross-site requests from ${origin} are refused: it is not in CORS_ALLOWED_ORIGINS; call from an allowed origin, or ask the gateway's operators to add it`;
+      : `Cross-site requests from ${excerpt(origin)} are refused: it is not in CORS_ALLOWED_ORIGINS; call from an allowed origin, or ask the gateway's operators to add it`;
   }
   if (site !== undefined || method !== 'POST') return undefined;
   const contentType = (headers['content-type'] ?? '').toLowerCase();
   if (!SIMPLE_CONTENT_TYPES.some((type) => contentType.startsWith(type))) return undefined;
   if (CSRF_HEADERS.some((name) => headers[name] !== undefined)) return undefined;
-  return `A POST with content type ${contentType} needs one of the headers ${CSRF_HEADERS.join(', ')} (CSRF prevention); send application/json instead`;
+  return `A POST with content type ${excerpt(contentType)} needs one of the headers ${CSRF_HEADERS.join(', ')} (CSRF prevention); send application/json instead`;
 }
