@@ -5,6 +5,9 @@ import type { SharedStore } from './shared-store.js';
 
 const HOLD_KEY = 'upstream:hold';
 
+/** How far another instance's clock may run ahead of this one's before its holds read as longer than any it can write. */
+export const HOLD_CLOCK_SKEW_MS = 1_000;
+
 interface Hold {
   /** The instance that was told to wait: it keeps to its own breaker and retries. */
   by: string;
@@ -21,12 +24,15 @@ export class SharedHold {
   readonly #id = randomUUID();
   readonly #store: SharedStore;
   readonly #clock: Clock;
+  readonly #longestHoldMs: number;
   /** The last hold written: the call that caused it answers once the others can see it. */
   #written: Promise<void> = Promise.resolve();
 
-  constructor(store: SharedStore, clock: Clock) {
+  /** `longestHoldMs`: the longest hold any instance writes (the longest Retry-After or circuit cool-down it keeps to). */
+  constructor(store: SharedStore, clock: Clock, longestHoldMs: number) {
     this.#store = store;
     this.#clock = clock;
+    this.#longestHoldMs = longestHoldMs;
   }
 
   /** Throws the held-back error another instance's hold calls for, as its own breaker would; nothing when there is none. */
@@ -35,7 +41,8 @@ export class SharedHold {
     const hold = raw === undefined ? undefined : parseHold(raw);
     if (hold === undefined || hold.by === this.#id) return;
     const waitMs = hold.until - this.#clock();
-    if (waitMs <= 0) return;
+    // Longer than any instance writes: not a gateway's hold (one set by hand, without an expiry, would hold the fleet for good).
+    if (waitMs <= 0 || waitMs > this.#longestHoldMs + HOLD_CLOCK_SKEW_MS) return;
     const nextTry = `the next try is in ${Math.ceil(waitMs / 1000)} s`;
     if (hold.rateLimited) {
       throw new UpstreamRateLimitHoldError(

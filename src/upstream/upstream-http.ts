@@ -96,7 +96,8 @@ export class UpstreamHttp {
     this.#limit = new ConcurrencyLimit(options.maxInFlight);
     this.#maxRetryAfterMs = options.maxRetryAfterMs;
     this.#clock = options.clock ?? systemClock;
-    const hold = options.shared && new SharedHold(options.shared, this.#clock);
+    const hold =
+      options.shared && new SharedHold(options.shared, this.#clock, Math.max(options.breaker.cooldownMs, options.maxRetryAfterMs));
     this.#hold = hold;
     this.#budget =
       options.maxCallsPerMinute === undefined
