@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { hashApiKey } from '../../../src/gateway/access/api-keys.js';
 import { manualClock } from '../../support/clock.js';
 import { json } from '../../support/http.js';
@@ -57,6 +57,30 @@ describe('metrics of the upstream client', () => {
         'csg_upstream_token_renewals_total{trigger="expired",result="success"}': 1,
       });
       expect(stack.lookup.counters.tokenRequests).toBe(2);
+    } finally {
+      await stack.close();
+    }
+  });
+
+  it('counts a renewal ahead of expiry as early, made while the old token still serves', async () => {
+    const clock = manualClock();
+    const stack = await startStack({ clock, lookup: { tokenLifetimeSeconds: 3_600 }, gateway: { metricsPort: 0 } });
+    try {
+      const metricsUrl = stack.gateway.metricsUrl!;
+      await stack.post(search('first token'));
+      const first = await scrape(metricsUrl);
+      // Past the refresh point (an hour less its 60 s margin), not yet expired: the search goes on with the old token.
+      clock.advance(3_600_000 - 30_000);
+      expect((await stack.post(search('near expiry'))).status).toBe(200);
+      await vi.waitFor(() => expect(stack.lookup.counters.tokenRequests).toBe(2), { timeout: 5_000, interval: 5 });
+      await vi.waitFor(
+        async () =>
+          expect(moved(first, await scrape(metricsUrl), 'csg_upstream_token_renewals_total')).toEqual({
+            'csg_upstream_token_renewals_total{trigger="early",result="success"}': 1,
+          }),
+        { timeout: 5_000, interval: 10 },
+      );
+      expect((await scrape(metricsUrl)).series.get('csg_upstream_token_expiry_seconds')).toBe(3_600);
     } finally {
       await stack.close();
     }
