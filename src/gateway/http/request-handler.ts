@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ANSWER_MEDIA_TYPES, answerTypeFor, isReadableBody, MAX_ACCEPT_LENGTH, REQUEST_MEDIA_TYPES } from './media-types.js';
 import { isBatchBody } from '../graphql/batch-body.js';
-import type { AccessDecision, Client } from '../access/client-access.js';
+import type { AccessDecision, AccessPolicy, Client } from '../access/client-access.js';
 import { clientAddress, networkOf } from '../access/client-address.js';
 import type { RateDecision } from '../limits/rate-limiter.js';
 import type { ClientRateLimit } from '../limits/shared-rate-limiter.js';
@@ -38,7 +38,7 @@ export interface RequestHandlerOptions {
   /** What answers a request once every check has passed: Yoga, given the body already read (none for GET and HEAD). */
   next: (request: IncomingMessage, response: ServerResponse, body: Buffer | undefined) => unknown;
   cors: CorsPolicy;
-  checkAccess: (headers: IncomingMessage['headers'], address: string) => Promise<AccessDecision>;
+  checkAccess: AccessPolicy;
   /** Absent: no rate limit. */
   rateLimiter: ClientRateLimit | undefined;
   maxBodyBytes: number;
@@ -140,9 +140,11 @@ async function handle(
   }
 
   const address = networkOf(clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], options.trustedProxyCount));
-  const access: AccessDecision = graphiqlPage
+  const checking: AccessDecision | Promise<AccessDecision> = graphiqlPage
     ? { allowed: true, client: { kind: 'anonymous', key: `ip:${address}` } }
-    : await options.checkAccess(request.headers, address);
+    : options.checkAccess(request.headers, address);
+  // Awaited only where a bearer token is verified, as the rate limit below.
+  const access = checking instanceof Promise ? await checking : checking;
   if (!access.allowed) {
     // Failed attempts count against the address, so guessing keys is rate limited too.
     const deciding = rateLimited(options, { kind: 'anonymous', key: `ip:${address}` });
