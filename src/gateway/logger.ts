@@ -89,7 +89,8 @@ function reportDroppedLines(logger: Logger, destination: DestinationStream): voi
 
 /** A request's path as its line logs it: without the query, at most MAX_LOGGED_PATH_LENGTH characters. */
 export function loggedPath(url: string | undefined): string | undefined {
-  const path = url?.split('?', 1)[0];
+  const query = url?.indexOf('?') ?? -1;
+  const path = query < 0 ? url : url!.slice(0, query);
   return path !== undefined && path.length > MAX_LOGGED_PATH_LENGTH ? `${path.slice(0, MAX_LOGGED_PATH_LENGTH)}…` : path;
 }
 

@@ -81,8 +81,8 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
   const { cors, logger } = options;
   return (request, response, continueFirst = false) => {
     request.url = originForm(request.url ?? '/');
-    const origin = request.headers.origin;
-    for (const [name, value] of Object.entries(cors.headers(origin))) response.setHeader(name, value);
+    const headers = cors.headers(request.headers.origin);
+    for (const name in headers) response.setHeader(name, headers[name]!);
     handle(options, request, response, continueFirst).catch((error: unknown) => {
       if (error instanceof ClientGoneError) {
         // Nobody is left to answer, and nothing went wrong here.
@@ -112,7 +112,7 @@ async function handle(
   }
   if (!isValidHost(request.headers.host)) return reject(options, response, new InvalidHostError());
   const method = request.method ?? 'GET';
-  const path = (request.url ?? '/').split('?', 1)[0]!;
+  const path = pathOf(request.url ?? '/');
   if (path === HEALTH_PATH) return answerLive(response);
   if (path === READY_PATH) return options.answerReady(response);
   if (options.graphiql?.served && path.startsWith(GRAPHIQL_FILES_PATH)) {
@@ -265,6 +265,12 @@ function reject(options: RequestHandlerOptions, response: ServerResponse, refusa
   );
   if (bodyStillComing(response.req)) refuseBeforeBody(response, refusal, options.refusalLinger);
   else sendRejection(response, refusal);
+}
+
+/** The target without its query: a slice, not split()'s array. */
+function pathOf(target: string): string {
+  const query = target.indexOf('?');
+  return query < 0 ? target : target.slice(0, query);
 }
 
 function bodyStillComing(request: IncomingMessage): boolean {
