@@ -36,7 +36,7 @@ import { ClientGoneError, readBody } from '../../shared/request-body.js';
 
 export interface RequestHandlerOptions {
   /** What answers a request once every check has passed: Yoga, given the body already read (none for GET and HEAD). */
-  next: (request: IncomingMessage, response: ServerResponse, body: Buffer | undefined) => unknown;
+  next: (request: IncomingMessage, response: ServerResponse, body: Buffer | undefined) => Promise<void> | undefined;
   cors: CorsPolicy;
   checkAccess: AccessPolicy;
   /** Absent: no rate limit. */
@@ -174,7 +174,9 @@ async function handle(
     const batchRefused: Refusal | undefined = charging instanceof Promise ? await charging : charging;
     if (batchRefused) return reject(options, response, batchRefused, access.client);
   }
-  await options.next(request, response, body);
+  // Awaited only where Yoga runs: an answer from the response cache is written at once.
+  const answering = options.next(request, response, body);
+  if (answering instanceof Promise) await answering;
 }
 
 /**
