@@ -35,13 +35,20 @@ export const MAX_LOGGED_PATH_LENGTH = 200;
  * process exits (pino registers that for every asynchronous destination).
  */
 export function bufferedDestination(dest: number | string = 1): DestinationStream {
-  return pino.destination({
+  const destination = pino.destination({
     dest,
     sync: false,
     minLength: LOG_BUFFER_BYTES,
     maxLength: LOG_BUFFER_MAX_BYTES,
     periodicFlush: LOG_FLUSH_INTERVAL_MS,
+    // Kept as a list of lines' bytes: in its text mode sonic-boom appends each line to the pending string and measures
+    // that whole string again (Buffer.byteLength, copying it flat), about 1.5 µs a line once kilobytes wait.
+    contentMode: 'buffer',
   });
+  // pino hands each line over as a string; this mode takes bytes. Set on the instance, where sonic-boom sets its own write.
+  const writeBytes = destination.write;
+  destination.write = (line: string) => writeBytes.call(destination, Buffer.from(line) as unknown as string);
+  return destination;
 }
 
 /**
@@ -89,7 +96,8 @@ function reportDroppedLines(logger: Logger, destination: DestinationStream): voi
 
 /** A request's path as its line logs it: without the query, at most MAX_LOGGED_PATH_LENGTH characters. */
 export function loggedPath(url: string | undefined): string | undefined {
-  const path = url?.split('?', 1)[0];
+  const query = url?.indexOf('?') ?? -1;
+  const path = query < 0 ? url : url!.slice(0, query);
   return path !== undefined && path.length > MAX_LOGGED_PATH_LENGTH ? `${path.slice(0, MAX_LOGGED_PATH_LENGTH)}…` : path;
 }
 

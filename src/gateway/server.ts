@@ -148,28 +148,31 @@ export async function startGateway(
 
   const accessLogger = accessLoggerOf(logger);
   let closing = false;
+  // One listener for every response (`this`), rather than a closure made for each.
+  function finished(this: ObservedResponse): void {
+    // Once shutdown has begun, a keep-alive connection is closed as soon as it falls idle.
+    if (closing) server.closeIdleConnections();
+    const durationMs = performance.now() - this.startedAt;
+    metrics?.request(this.outcome, durationMs / 1000, this.refusalCode);
+    accessLogger.info(
+      {
+        method: this.req.method,
+        path: loggedPath(this.req.url),
+        status: this.statusCode,
+        durationMs: Math.round(durationMs * 100) / 100,
+        requestId: this.requestId,
+      },
+      'request',
+    );
+  }
   const serve = (request: IncomingMessage, response: ObservedResponse, continueFirst = false) => {
-    const startedAt = performance.now();
+    response.startedAt = performance.now();
     const requestId = requestIdFrom(request.headers[REQUEST_ID_HEADER]);
     response.requestId = requestId;
     response.setHeader(REQUEST_ID_HEADER, requestId);
     if (closing) response.setHeader('connection', 'close');
-    response.once('finish', () => {
-      // Once shutdown has begun, a keep-alive connection is closed as soon as it falls idle.
-      if (closing) server.closeIdleConnections();
-      const durationMs = performance.now() - startedAt;
-      metrics?.request(response.outcome, durationMs / 1000, response.refusalCode);
-      accessLogger.info(
-        {
-          method: request.method,
-          path: loggedPath(request.url),
-          status: response.statusCode,
-          durationMs: Math.round(durationMs * 100) / 100,
-          requestId,
-        },
-        'request',
-      );
-    });
+    // 'finish' comes once: on() spares once()'s wrapper.
+    response.on('finish', finished);
     handleRequest(request, response, continueFirst);
   };
   const served = options.tracing ? options.tracing.traceRequests(serve) : serve;

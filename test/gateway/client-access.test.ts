@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hashApiKey, matchApiKey, parseApiKeys } from '../../src/gateway/access/api-keys.js';
+import { ApiKeyMatcher, hashApiKey, matchApiKey, parseApiKeys } from '../../src/gateway/access/api-keys.js';
 import { clientAddress, networkOf } from '../../src/gateway/access/client-address.js';
 import { RateLimiter } from '../../src/gateway/limits/rate-limiter.js';
 import { send, type HttpAnswer } from '../support/http.js';
@@ -413,6 +413,23 @@ describe('access pieces', () => {
     expect(matchApiKey(keys, WEB_KEY)).toBe('web');
     expect(matchApiKey(keys, MOBILE_KEY)).toBeUndefined();
     expect(matchApiKey(keys, '')).toBeUndefined();
+  });
+
+  it('remembers only keys that matched, at most one entry per configured key, whatever clients send', () => {
+    const matcher = new ApiKeyMatcher([
+      { id: 'web', sha256: hashApiKey(WEB_KEY) },
+      { id: 'mobile', sha256: hashApiKey(MOBILE_KEY) },
+    ]);
+    for (let guess = 0; guess < 100; guess++) expect(matcher.match(`${WEB_KEY.slice(0, -3)}${guess}`)).toBeUndefined();
+    expect(matcher.remembered).toBe(0);
+    expect([matcher.match(WEB_KEY), matcher.match(WEB_KEY), matcher.match(MOBILE_KEY), matcher.match(WEB_KEY)]).toEqual([
+      'web',
+      'web',
+      'mobile',
+      'web',
+    ]);
+    expect(matcher.match(SECRET)).toBeUndefined();
+    expect(matcher.remembered).toBe(2);
   });
 
   it('refills a token bucket at the configured rate and forgets the least recently seen clients first', () => {

@@ -62,3 +62,38 @@ export function matchApiKey(keys: readonly ApiKey[], presented: string): string 
   }
   return match;
 }
+
+/**
+ * matchApiKey, remembering the keys that matched: a client sends the same key
+ * on every request, and its SHA-256 and comparisons cost more than the rest of
+ * an answer from the response cache. Only keys that matched a configured one
+ * are remembered, so the memo holds at most one entry per configured key,
+ * whatever clients send; a key not remembered is hashed and compared with
+ * every configured one, as before. A remembered key is found by a Map lookup,
+ * which compares strings only once their (seeded) hashes are equal: a wrong
+ * key learns nothing from its timing but that it is wrong, which the answer
+ * says anyway. The memo lives in this process's memory only, as the keys'
+ * setting itself does, and is never logged.
+ */
+export class ApiKeyMatcher {
+  readonly #keys: readonly ApiKey[];
+  readonly #matched = new Map<string, string>();
+
+  constructor(keys: readonly ApiKey[]) {
+    this.#keys = keys;
+  }
+
+  /** The id of the configured key matching `presented`, or undefined. */
+  match(presented: string): string | undefined {
+    const known = this.#matched.get(presented);
+    if (known !== undefined) return known;
+    const id = matchApiKey(this.#keys, presented);
+    if (id !== undefined) this.#matched.set(presented, id);
+    return id;
+  }
+
+  /** Keys remembered now: at most one per configured key. */
+  get remembered(): number {
+    return this.#matched.size;
+  }
+}

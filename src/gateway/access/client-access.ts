@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { AuthUnavailableError, UnauthenticatedError } from '../../errors/access-refusals.js';
-import { API_KEY_HEADER, matchApiKey, type ApiKey } from './api-keys.js';
+import { API_KEY_HEADER, ApiKeyMatcher, type ApiKey } from './api-keys.js';
 import { createJwtVerifier, InvalidTokenError, type JwtSettings } from './jwt.js';
 
 export interface AccessSettings {
@@ -20,6 +20,9 @@ export type AccessDecision = { allowed: true; client: Client } | { allowed: fals
 
 export const AUTH_REALM = 'company-search';
 
+/** A decision, or a promise of one where a bearer token is verified: an API key or anonymous access waits for nothing. */
+export type AccessPolicy = (headers: IncomingHttpHeaders, address: string) => AccessDecision | Promise<AccessDecision>;
+
 /** What to do about a bearer token refused for what it says or how it is signed. */
 const NEW_TOKEN = 'get a new token from the issuer this gateway trusts';
 
@@ -31,7 +34,7 @@ const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
  * client sends at most one credential: an API key in `x-api-key` or a bearer
  * token in `Authorization`.
  */
-export function createAccessPolicy(settings: AccessSettings): (headers: IncomingHttpHeaders, address: string) => Promise<AccessDecision> {
+export function createAccessPolicy(settings: AccessSettings): AccessPolicy {
   const verifyJwt = settings.jwt ? createJwtVerifier(settings.jwt) : undefined;
   const challenges = [
     ...(verifyJwt ? [`Bearer realm="${AUTH_REALM}"`] : []),
@@ -59,7 +62,23 @@ export function createAccessPolicy(settings: AccessSettings): (headers: Incoming
     ),
   });
 
-  return async (headers, address) => {
+  const apiKeys = new ApiKeyMatcher(settings.apiKeys);
+  // One decision per key, made once: the same for every request presenting it, and never changed by a caller.
+  const keyDecisions = new Map<string, AccessDecision>(
+    settings.apiKeys.map(({ id }) => [id, { allowed: true, client: { kind: 'api-key', key: `key:${id}` } }]),
+  );
+
+  const verifyBearer = async (token: string): Promise<AccessDecision> => {
+    try {
+      const { subject } = await verifyJwt!(token);
+      return { allowed: true, client: { kind: 'jwt', key: `sub:${subject}` } };
+    } catch (error) {
+      if (error instanceof InvalidTokenError) return deny(`${error.message}; ${NEW_TOKEN}`, error.message);
+      return { allowed: false, refusal: new AuthUnavailableError(error instanceof Error ? error.message : String(error)) };
+    }
+  };
+
+  return (headers, address) => {
     const apiKey = headers[API_KEY_HEADER];
     const authorization = headers.authorization;
     if (apiKey !== undefined && authorization !== undefined) {
@@ -67,22 +86,14 @@ export function createAccessPolicy(settings: AccessSettings): (headers: Incoming
     }
     if (apiKey !== undefined) {
       if (settings.apiKeys.length === 0) return deny(`This gateway does not accept API keys; ${insteadOfKey}`);
-      const id = typeof apiKey === 'string' ? matchApiKey(settings.apiKeys, apiKey.trim()) : undefined;
-      return id === undefined
-        ? deny("The API key is not valid; send a key the gateway's operators gave you")
-        : { allowed: true, client: { kind: 'api-key', key: `key:${id}` } };
+      const id = typeof apiKey === 'string' ? apiKeys.match(apiKey.trim()) : undefined;
+      return (id !== undefined && keyDecisions.get(id)) || deny("The API key is not valid; send a key the gateway's operators gave you");
     }
     if (authorization !== undefined) {
       if (!verifyJwt) return deny(`This gateway does not accept bearer tokens; ${insteadOfToken}`);
       const match = BEARER.exec(authorization);
       if (!match) return deny('The Authorization header must be "Bearer <token>"', 'The Authorization header must be a bearer token');
-      try {
-        const { subject } = await verifyJwt(match[1]!);
-        return { allowed: true, client: { kind: 'jwt', key: `sub:${subject}` } };
-      } catch (error) {
-        if (error instanceof InvalidTokenError) return deny(`${error.message}; ${NEW_TOKEN}`, error.message);
-        return { allowed: false, refusal: new AuthUnavailableError(error instanceof Error ? error.message : String(error)) };
-      }
+      return verifyBearer(match[1]!);
     }
     if (settings.allowAnonymous) return { allowed: true, client: { kind: 'anonymous', key: `ip:${address}` } };
     return deny(credentialRequired);

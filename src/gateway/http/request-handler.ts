@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ANSWER_MEDIA_TYPES, answerTypeFor, isReadableBody, MAX_ACCEPT_LENGTH, REQUEST_MEDIA_TYPES } from './media-types.js';
 import { isBatchBody } from '../graphql/batch-body.js';
-import type { AccessDecision, Client } from '../access/client-access.js';
+import type { AccessDecision, AccessPolicy, Client } from '../access/client-access.js';
 import { clientAddress, networkOf } from '../access/client-address.js';
 import type { RateDecision } from '../limits/rate-limiter.js';
 import type { ClientRateLimit } from '../limits/shared-rate-limiter.js';
@@ -36,9 +36,9 @@ import { ClientGoneError, readBody } from '../../shared/request-body.js';
 
 export interface RequestHandlerOptions {
   /** What answers a request once every check has passed: Yoga, given the body already read (none for GET and HEAD). */
-  next: (request: IncomingMessage, response: ServerResponse, body: Buffer | undefined) => unknown;
+  next: (request: IncomingMessage, response: ServerResponse, body: Buffer | undefined) => Promise<void> | undefined;
   cors: CorsPolicy;
-  checkAccess: (headers: IncomingMessage['headers'], address: string) => Promise<AccessDecision>;
+  checkAccess: AccessPolicy;
   /** Absent: no rate limit. */
   rateLimiter: ClientRateLimit | undefined;
   maxBodyBytes: number;
@@ -81,8 +81,8 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
   const { cors, logger } = options;
   return (request, response, continueFirst = false) => {
     request.url = originForm(request.url ?? '/');
-    const origin = request.headers.origin;
-    for (const [name, value] of Object.entries(cors.headers(origin))) response.setHeader(name, value);
+    const headers = cors.headers(request.headers.origin);
+    for (const name in headers) response.setHeader(name, headers[name]!);
     handle(options, request, response, continueFirst).catch((error: unknown) => {
       if (error instanceof ClientGoneError) {
         // Nobody is left to answer, and nothing went wrong here.
@@ -112,7 +112,7 @@ async function handle(
   }
   if (!isValidHost(request.headers.host)) return reject(options, response, new InvalidHostError());
   const method = request.method ?? 'GET';
-  const path = (request.url ?? '/').split('?', 1)[0]!;
+  const path = pathOf(request.url ?? '/');
   if (path === HEALTH_PATH) return answerLive(response);
   if (path === READY_PATH) return options.answerReady(response);
   if (options.graphiql?.served && path.startsWith(GRAPHIQL_FILES_PATH)) {
@@ -140,9 +140,11 @@ async function handle(
   }
 
   const address = networkOf(clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], options.trustedProxyCount));
-  const access: AccessDecision = graphiqlPage
+  const checking: AccessDecision | Promise<AccessDecision> = graphiqlPage
     ? { allowed: true, client: { kind: 'anonymous', key: `ip:${address}` } }
-    : await options.checkAccess(request.headers, address);
+    : options.checkAccess(request.headers, address);
+  // Awaited only where a bearer token is verified, as the rate limit below.
+  const access = checking instanceof Promise ? await checking : checking;
   if (!access.allowed) {
     // Failed attempts count against the address, so guessing keys is rate limited too.
     const deciding = rateLimited(options, { kind: 'anonymous', key: `ip:${address}` });
@@ -172,7 +174,9 @@ async function handle(
     const batchRefused: Refusal | undefined = charging instanceof Promise ? await charging : charging;
     if (batchRefused) return reject(options, response, batchRefused, access.client);
   }
-  await options.next(request, response, body);
+  // Awaited only where Yoga runs: an answer from the response cache is written at once.
+  const answering = options.next(request, response, body);
+  if (answering instanceof Promise) await answering;
 }
 
 /**
@@ -263,6 +267,12 @@ function reject(options: RequestHandlerOptions, response: ServerResponse, refusa
   );
   if (bodyStillComing(response.req)) refuseBeforeBody(response, refusal, options.refusalLinger);
   else sendRejection(response, refusal);
+}
+
+/** The target without its query: a slice, not split()'s array. */
+function pathOf(target: string): string {
+  const query = target.indexOf('?');
+  return query < 0 ? target : target.slice(0, query);
 }
 
 function bodyStillComing(request: IncomingMessage): boolean {

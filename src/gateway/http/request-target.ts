@@ -24,5 +24,11 @@ const AUTHORITY = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::\d*)
  * An absent Host is valid (HTTP/1.0; Node refuses HTTP/1.1 without one).
  */
 export function isValidHost(host: string | undefined): boolean {
-  return host === undefined || (AUTHORITY.test(host) && URL.canParse(`http://${host}/`));
+  if (host === undefined || host === lastValidHost) return true;
+  const valid = AUTHORITY.test(host) && URL.canParse(`http://${host}/`);
+  if (valid) lastValidHost = host;
+  return valid;
 }
+
+/** The last Host found valid: clients send the same one on every request. One entry, a header's length at most. */
+let lastValidHost: string | undefined;

@@ -25,27 +25,34 @@ export interface SocketTimeouts {
 export function applySocketTimeouts(server: Server, timeouts: SocketTimeouts, logger: Logger): void {
   /** The answers of each socket not yet handed over to it; pipelined ones wait there behind the one being written. */
   const pending = new WeakMap<Socket, Set<ServerResponse>>();
+  // Listeners shared by every answer (`this`), not closures made for each; each event comes once, so on() spares once()'s wrappers.
+  function forget(this: ServerResponse): void {
+    pending.get(this.req.socket)?.delete(this);
+  }
+  function handedOver(this: ServerResponse): void {
+    forget.call(this);
+    const { socket } = this.req;
+    // Nothing left in the process: the network took it all at once, as it does for a client that reads, and 'finish'
+    // follows; a timer per answer would be work for nothing. Bytes waiting here mean the client has fallen behind.
+    if (socket.writableLength === 0) return;
+    const timer = setTimeout(() => {
+      logger.info(
+        { timeoutMs: timeouts.answerWriteMs },
+        'Client disconnected: it did not read its answer within RESPONSE_WRITE_TIMEOUT_MS',
+      );
+      socket.destroy();
+    }, timeouts.answerWriteMs);
+    this.once('finish', () => clearTimeout(timer));
+    this.once('close', () => clearTimeout(timer));
+  }
   const track = (request: IncomingMessage, response: ServerResponse) => {
     const { socket } = request;
-    const answers = pending.get(socket) ?? new Set();
-    pending.set(socket, answers.add(response));
+    const answers = pending.get(socket);
+    if (answers === undefined) pending.set(socket, new Set([response]));
+    else answers.add(response);
     // 'prefinish': the whole answer is written and handed to the socket (only now for one that waited behind earlier pipelined answers).
-    response.once('prefinish', () => {
-      answers.delete(response);
-      // Nothing left in the process: the network took it all at once, as it does for a client that reads, and 'finish'
-      // follows; a timer per answer would be work for nothing. Bytes waiting here mean the client has fallen behind.
-      if (socket.writableLength === 0) return;
-      const timer = setTimeout(() => {
-        logger.info(
-          { timeoutMs: timeouts.answerWriteMs },
-          'Client disconnected: it did not read its answer within RESPONSE_WRITE_TIMEOUT_MS',
-        );
-        socket.destroy();
-      }, timeouts.answerWriteMs);
-      response.once('finish', () => clearTimeout(timer));
-      response.once('close', () => clearTimeout(timer));
-    });
-    response.once('close', () => answers.delete(response));
+    response.on('prefinish', handedOver);
+    response.on('close', forget);
   };
   // First, so that an answer its handler completes at once is tracked too; `Expect: 100-continue` requests come by 'checkContinue'.
   server.prependListener('request', track);

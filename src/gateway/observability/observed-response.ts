@@ -23,6 +23,8 @@ export function requestIdFrom(header: string | string[] | undefined): string {
  */
 export class ObservedResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
   requestId = '';
+  /** When the request came (performance.now()), for its duration. */
+  startedAt = 0;
   outcome: RequestOutcome = 'other';
   refusalCode: string | undefined = undefined;
 }

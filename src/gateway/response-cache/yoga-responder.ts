@@ -37,11 +37,11 @@ function isReusableContentType(contentType: string | null): contentType is strin
 
 /**
  * Answers a request that passed every check in front: from the response cache
- * when it holds this very request, otherwise with Yoga, keeping the answer
- * when its execution record says it may be reused.
+ * when it holds this very request (at once, with no promise), otherwise with
+ * Yoga, keeping the answer when its execution record says it may be reused.
  */
 export function createYogaResponder(gateway: Gateway, cache: ResponseCache | undefined, observer?: ResponseCacheObserver) {
-  return async (request: IncomingMessage, response: ServerResponse, body: Buffer | undefined): Promise<void> => {
+  return (request: IncomingMessage, response: ServerResponse, body: Buffer | undefined): Promise<void> | undefined => {
     const key = cache && isReusableRequest(request, body) ? cache.keyOf(request, body) : undefined;
     const hit = key === undefined ? undefined : cache?.get(key);
     if (key !== undefined) observer?.responseCacheLookup(hit !== undefined);
@@ -49,24 +49,35 @@ export function createYogaResponder(gateway: Gateway, cache: ResponseCache | und
       noteOutcome(response, 'response_cache');
       response.writeHead(200, { 'content-type': hit.contentType, 'content-length': hit.body.length });
       response.end(hit.body);
-      return;
+      return undefined;
     }
-
-    // @whatwg-node/server (under Yoga) takes a `body` already read in place of the request stream. A
-    // stream, not the Buffer itself: it counts the own keys of what it is given, one per byte of a Buffer.
-    if (body) Object.assign(request, { body: Readable.from([body]) });
-    const execution = new ExecutionRecord();
-    noteOutcome(response, 'graphql');
-    const answer = await gateway.handleNodeRequestAndResponse(request, response, { execution, requestId: requestIdOf(response) });
-    const answerBody = asBuffer(await answer.arrayBuffer());
-    if (response.destroyed) return;
-    response.writeHead(answer.status, endToEndHeaders(answer.headers, answerBody.length));
-    response.end(answerBody);
-
-    const contentType = answer.headers.get('content-type');
-    const reusableUntil = execution.reusableUntil();
-    if (key !== undefined && answer.status === 200 && reusableUntil !== undefined && isReusableContentType(contentType)) {
-      cache?.set(key, { contentType, body: answerBody }, reusableUntil);
-    }
+    return execute(gateway, cache, key, request, response, body);
   };
+}
+
+/** A request the cache does not answer: Yoga answers it, and the answer is kept when its execution record says it may be reused. */
+async function execute(
+  gateway: Gateway,
+  cache: ResponseCache | undefined,
+  key: string | undefined,
+  request: IncomingMessage,
+  response: ServerResponse,
+  body: Buffer | undefined,
+): Promise<void> {
+  // @whatwg-node/server (under Yoga) takes a `body` already read in place of the request stream. A
+  // stream, not the Buffer itself: it counts the own keys of what it is given, one per byte of a Buffer.
+  if (body) Object.assign(request, { body: Readable.from([body]) });
+  const execution = new ExecutionRecord();
+  noteOutcome(response, 'graphql');
+  const answer = await gateway.handleNodeRequestAndResponse(request, response, { execution, requestId: requestIdOf(response) });
+  const answerBody = asBuffer(await answer.arrayBuffer());
+  if (response.destroyed) return;
+  response.writeHead(answer.status, endToEndHeaders(answer.headers, answerBody.length));
+  response.end(answerBody);
+
+  const contentType = answer.headers.get('content-type');
+  const reusableUntil = execution.reusableUntil();
+  if (key !== undefined && answer.status === 200 && reusableUntil !== undefined && isReusableContentType(contentType)) {
+    cache?.set(key, { contentType, body: answerBody }, reusableUntil);
+  }
 }
