@@ -134,13 +134,27 @@ export class HeadersTooLargeError extends Refusal {
 export class InvalidHostError extends Refusal {
   readonly code = 'BAD_REQUEST';
 
-  constructor() {
+  constructor(missing = false) {
     super(
-      'The Host header is not a host name or address with an optional port; send the host you connect to, e.g. Host: gateway.example:4000',
+      missing
+        ? 'The Host header is missing, which HTTP/1.1 requires; send the host you connect to, e.g. Host: gateway.example:4000'
+        : 'The Host header is not a host name or address with an optional port; send the host you connect to, e.g. Host: gateway.example:4000',
       {
         closeConnection: true,
       },
     );
+  }
+}
+
+/** An `Expect` header asking for something other than `100 Continue`, which the gateway never does. */
+export class ExpectationFailedError extends Refusal {
+  readonly code = 'BAD_REQUEST';
+
+  constructor(expect: string) {
+    super(`The Expect header asks for ${excerpt(expect)}, which the gateway does not do; send no Expect header, or Expect: 100-continue`, {
+      status: 417,
+      closeConnection: true,
+    });
   }
 }
 

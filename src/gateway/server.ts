@@ -183,6 +183,8 @@ export async function startGateway(
       requestTimeout: config.requestTimeoutMs,
       connectionsCheckingInterval: connectionsCheckingIntervalFor(config.headersTimeoutMs),
       keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+      // Node answers an HTTP/1.1 request without Host with a bare 400; the request handler refuses it with a coded one.
+      requireHostHeader: false,
       // Each response carries its request id and outcome, for the logs, the errors and the metrics.
       ServerResponse: ObservedResponse,
     },
@@ -190,6 +192,8 @@ export async function startGateway(
   );
   // Without this listener Node sends `100 Continue` before any check has run.
   server.on('checkContinue', (request: IncomingMessage, response: ObservedResponse) => served(request, response, true));
+  // Without this listener Node answers other expectations with a bare 417; the request handler refuses them with a coded one.
+  server.on('checkExpectation', (request: IncomingMessage, response: ObservedResponse) => served(request, response));
   connectionCap.attach(server);
   applySocketTimeouts(server, { idleMs: config.idleSocketTimeoutMs, answerWriteMs: config.responseWriteTimeoutMs }, logger);
   const closeUnserved = trackUnservedConnections(server);

@@ -14,9 +14,10 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-async function exchange(target: string, host: string) {
+async function exchange(target: string, host: string | undefined, { version = '1.1', extra = '' } = {}) {
   const connection = await openConnection(stack.gateway.url);
-  await connection.write(`GET ${target} HTTP/1.1\r\nhost: ${host}\r\naccept: application/json\r\nconnection: close\r\n\r\n`);
+  const hostLine = host === undefined ? '' : `host: ${host}\r\n`;
+  await connection.write(`GET ${target} HTTP/${version}\r\n${hostLine}${extra}accept: application/json\r\nconnection: close\r\n\r\n`);
   const response = await receiveResponse(connection);
   connection.destroy();
   return response;
@@ -43,5 +44,25 @@ describe('a Host header that is not a valid authority', () => {
       expect(response.status, host).toBe(200);
       expect(JSON.parse(response.body), host).toEqual({ data: { __typename: 'Query' } });
     }
+  });
+});
+
+describe('what Node answers by itself, with no code, unless the gateway answers first', () => {
+  it('refuses an HTTP/1.1 request without Host with a coded 400 naming the header, and serves HTTP/1.0 without one', async () => {
+    for (const target of ['/health', QUERY]) {
+      const response = await exchange(target, undefined);
+      expect(response, target).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
+      expect(JSON.parse(response.body).errors[0].message).toMatch(/Host header is missing/);
+    }
+    const old = await exchange(QUERY, undefined, { version: '1.0' });
+    expect(old.status).toBe(200);
+    expect(JSON.parse(old.body)).toEqual({ data: { __typename: 'Query' } });
+  });
+
+  it('refuses an Expect other than 100-continue with a coded 417 naming it, and keeps serving', async () => {
+    const response = await exchange(QUERY, 'gateway', { extra: 'expect: something-else\r\n' });
+    expect(response).toMatchObject({ status: 417, code: 'BAD_REQUEST' });
+    expect(JSON.parse(response.body).errors[0].message).toMatch(/The Expect header asks for something-else/);
+    expect((await stack.get('/health')).status).toBe(200);
   });
 });

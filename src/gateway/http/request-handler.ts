@@ -20,6 +20,7 @@ import {
   BatchTooLargeError,
   CorsOriginNotAllowedError,
   CrossSiteRequestRefusedError,
+  ExpectationFailedError,
   InvalidHostError,
   MethodNotAllowedError,
   NotAcceptableError,
@@ -31,7 +32,7 @@ import {
 import { InternalServerError } from '../../errors/internal-error.js';
 import type { Refusal } from '../../errors/refusal.js';
 import { sendRejection } from './rejection.js';
-import { isValidHost, originForm } from './request-target.js';
+import { isUnmetExpectation, isValidHost, originForm } from './request-target.js';
 import { ClientGoneError, readBody } from '../../shared/request-body.js';
 
 export interface RequestHandlerOptions {
@@ -110,7 +111,9 @@ async function handle(
   if (overLimit) {
     return reject(options, response, new TooManyConnectionsError(overLimit));
   }
-  if (!isValidHost(request.headers.host)) return reject(options, response, new InvalidHostError());
+  const { host, expect } = request.headers;
+  if (!isValidHost(host, request.httpVersion)) return reject(options, response, new InvalidHostError(host === undefined));
+  if (isUnmetExpectation(expect)) return reject(options, response, new ExpectationFailedError(expect));
   const method = request.method ?? 'GET';
   const path = pathOf(request.url ?? '/');
   if (path === HEALTH_PATH) return answerLive(response);

@@ -21,13 +21,22 @@ const AUTHORITY = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::\d*)
  * but Yoga builds the request's URL from it, and one that does not parse
  * (`x:99999999`, `a b`) failed there; one with a path or query in it (`a/b`,
  * `x?y`) would move Yoga's idea of the path away from the one routed here.
- * An absent Host is valid (HTTP/1.0; Node refuses HTTP/1.1 without one).
+ * An absent Host is valid only in HTTP/1.0: HTTP/1.1 requires one (RFC 9112, 3.2).
  */
-export function isValidHost(host: string | undefined): boolean {
-  if (host === undefined || host === lastValidHost) return true;
+export function isValidHost(host: string | undefined, httpVersion: string): boolean {
+  if (host === undefined) return httpVersion === '1.0';
+  if (host === lastValidHost) return true;
   const valid = AUTHORITY.test(host) && URL.canParse(`http://${host}/`);
   if (valid) lastValidHost = host;
   return valid;
+}
+
+/** `Expect: 100-continue`, the one expectation served, matched as Node matches it. */
+const CONTINUE_EXPECTATION = /(?:^|\W)100-continue(?:$|\W)/i;
+
+/** Whether an `Expect` header asks for something other than `100 Continue`, which no answer here can meet. */
+export function isUnmetExpectation(expect: string | undefined): expect is string {
+  return expect !== undefined && !CONTINUE_EXPECTATION.test(expect);
 }
 
 /** The last Host found valid: clients send the same one on every request. One entry, a header's length at most. */

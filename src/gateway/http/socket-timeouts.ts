@@ -54,9 +54,10 @@ export function applySocketTimeouts(server: Server, timeouts: SocketTimeouts, lo
     response.on('prefinish', handedOver);
     response.on('close', forget);
   };
-  // First, so that an answer its handler completes at once is tracked too; `Expect: 100-continue` requests come by 'checkContinue'.
+  // First, so that an answer its handler completes at once is tracked too; requests with `Expect` come by the other two events.
   server.prependListener('request', track);
   server.prependListener('checkContinue', track);
+  server.prependListener('checkExpectation', track);
 
   server.timeout = timeouts.idleMs;
   // With a listener here Node no longer destroys a socket on its idle or keep-alive timeout by itself: this decides.

@@ -17,6 +17,7 @@ export function trackUnservedConnections(server: Server): () => void {
   const served = ({ socket }: { socket: Socket }) => unserved.delete(socket);
   server.prependListener('request', served);
   server.prependListener('checkContinue', served);
+  server.prependListener('checkExpectation', served);
   return () => {
     for (const socket of unserved) socket.destroy();
   };
