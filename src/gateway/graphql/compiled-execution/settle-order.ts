@@ -54,7 +54,10 @@ export function settleOrderOf(
 
   function ofSelections(type: GraphQLObjectType, selectionSets: readonly SelectionSetNode[]): SettleOrder | null {
     const fields = new Map<string, { name: string; selectionSets: SelectionSetNode[] }>();
-    for (const selectionSet of selectionSets) collect(type, selectionSet, fields, new Set());
+    const seen: Seen = { conditional: false, repeated: false };
+    for (const selectionSet of selectionSets) collect(type, selectionSet, fields, new Set(), seen);
+    // graphql-jit puts a key selected twice where its first selection is, skipped or not; graphql-js where the first one included is.
+    if (seen.conditional && seen.repeated) throw UNPREDICTABLE;
     let order: SettleOrder | null = null;
     for (const [key, { name, selectionSets: below }] of fields) {
       const definition = type.getFields()[name];
@@ -85,26 +88,31 @@ export function settleOrderOf(
     selectionSet: SelectionSetNode,
     fields: Map<string, { name: string; selectionSets: SelectionSetNode[] }>,
     visited: Set<string>,
+    seen: Seen,
   ): void {
     for (const selection of selectionSet.selections) {
+      if (selection.directives?.some(({ name }) => name.value === 'skip' || name.value === 'include')) seen.conditional = true;
       if (selection.kind === Kind.FIELD) {
         const key = selection.alias?.value ?? selection.name.value;
         let field = fields.get(key);
         if (field === undefined) {
           field = { name: selection.name.value, selectionSets: [] };
           fields.set(key, field);
+        } else {
+          seen.repeated = true;
         }
         if (selection.selectionSet) field.selectionSets.push(selection.selectionSet);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         if (applies(type, selection.typeCondition && typeFromAST(schema, selection.typeCondition))) {
-          collect(type, selection.selectionSet, fields, visited);
+          collect(type, selection.selectionSet, fields, visited, seen);
         }
       } else {
         const name = selection.name.value;
         const fragment = fragments.get(name);
+        if (visited.has(name)) seen.repeated = true;
         if (visited.has(name) || fragment === undefined) continue;
         visited.add(name);
-        if (applies(type, typeFromAST(schema, fragment.typeCondition))) collect(type, fragment.selectionSet, fields, visited);
+        if (applies(type, typeFromAST(schema, fragment.typeCondition))) collect(type, fragment.selectionSet, fields, visited, seen);
       }
     }
   }
@@ -114,6 +122,12 @@ export function settleOrderOf(
     if (condition === type) return true;
     return isAbstractType(condition) && schema.isSubType(condition, type);
   }
+}
+
+/** What collecting one selection set met: a selection under @skip or @include, a key or fragment selected twice. */
+interface Seen {
+  conditional: boolean;
+  repeated: boolean;
 }
 
 type Slots = Record<string, unknown> | unknown[];
