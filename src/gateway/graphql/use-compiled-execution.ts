@@ -161,7 +161,13 @@ function compile(schema: GraphQLSchema, document: DocumentNode, operation: Opera
   }
   const order = settleOrderOf(schema, operation, fragments, ASYNC_RESOLVERS);
   if (order === UNPREDICTABLE) return null;
-  const compiled = compileQuery(schema, document, operation.name?.value);
+  let compiled: ReturnType<typeof compileQuery<Record<string, unknown>, Record<string, unknown>>>;
+  try {
+    compiled = compileQuery(schema, document, operation.name?.value);
+  } catch {
+    // A document graphql-jit cannot compile is still one graphql-js answers.
+    return null;
+  }
   if (!isCompiledQuery(compiled)) return null;
   return { query: compiled.query as CompiledQueryFn, order, selections };
 }
