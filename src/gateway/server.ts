@@ -20,6 +20,7 @@ import { createRequestHandler, type GraphiqlRoutes, type RequestHandler, type Re
 import { ResponseCache, RESPONSE_CACHE_SHARE } from './response-cache/response-cache.js';
 import { DOCUMENT_CACHE_SHARE, DocumentCache } from './graphql/document-cache.js';
 import { createGateway } from './graphql/yoga.js';
+import type { CompiledExecutionOptions } from './graphql/use-compiled-execution.js';
 import { createYogaResponder } from './response-cache/yoga-responder.js';
 import { graphiqlAvailability } from './graphiql/availability.js';
 import { GRAPHIQL_EXAMPLE_QUERY } from './graphiql/graphiql-example.js';
@@ -81,6 +82,8 @@ export interface GatewayOptions {
   drainWait?: ((ms: number) => Promise<void>) | undefined;
   /** Waits out the upstream retries' backoffs; tests see them instead of sitting through them. */
   sleep?: Sleep | undefined;
+  /** How repeated queries are compiled (graphql/use-compiled-execution.ts); false: graphql-js executes every operation, for the test comparing the two. */
+  compiledExecution?: CompiledExecutionOptions | false | undefined;
 }
 
 /** The title of GraphiQL's page. */
@@ -119,6 +122,7 @@ export async function startGateway(
     documents,
     tracingPlugins: options.tracing?.plugins,
     observers: metrics ? [useGraphqlMetrics({ metrics })] : [],
+    compiledExecution: options.compiledExecution,
   });
   const redisSharing = shared && (() => shared.sharing);
   const readiness = new Readiness(() => upstream.status(), clock, redisSharing);

@@ -25,4 +25,20 @@ export class ResponseNotes {
   addWarning(warning: ResponseWarning): void {
     this.warnings.push(warning);
   }
+
+  /** How many errors and warnings are noted so far, to go back to with `rollback`. */
+  checkpoint(): NotesCheckpoint {
+    return { errors: this.errors.length, warnings: this.warnings.length };
+  }
+
+  /** Forgets the errors and warnings noted since `checkpoint`: for an execution that is discarded and run again. */
+  rollback({ errors, warnings }: NotesCheckpoint): void {
+    this.errors.length = errors;
+    this.warnings.length = warnings;
+  }
+}
+
+export interface NotesCheckpoint {
+  readonly errors: number;
+  readonly warnings: number;
 }

@@ -12,6 +12,7 @@ import { createErrorMasker } from './mask-error.js';
 import { DOCUMENT_ID_PARAM } from './use-trusted-documents.js';
 import { protectionPlugins, type YogaProtection } from './protection-plugins.js';
 import type { GatewayServerContext } from './server-context.js';
+import { type CompiledExecutionOptions, useCompiledExecution } from './use-compiled-execution.js';
 import { useDocumentCache } from './use-document-cache.js';
 import { useRequestId } from './use-request-id.js';
 import { useResponseNotes } from './use-response-notes.js';
@@ -30,6 +31,8 @@ export interface GatewayOptions {
   tracingPlugins?: Plugin<GatewayContext>[] | undefined;
   /** Plugins that watch without changing answers, such as metrics. */
   observers?: Plugin[];
+  /** How repeated queries are compiled (use-compiled-execution.ts); false: graphql-js executes every operation, as where resolvers are traced. */
+  compiledExecution?: CompiledExecutionOptions | false | undefined;
 }
 
 export type Gateway = ReturnType<typeof createGateway>;
@@ -44,6 +47,7 @@ export function createGateway({
   documents,
   tracingPlugins = [],
   observers = [],
+  compiledExecution = {},
 }: GatewayOptions) {
   return createYoga<GatewayServerContext, GatewayContext>({
     schema,
@@ -65,6 +69,8 @@ export function createGateway({
       useDocumentCache({ cache: documents }),
       useRequestId(),
       ...observers,
+      // Traced resolvers keep graphql-js: its spans are the ones documented.
+      ...(compiledExecution && tracingPlugins.length === 0 ? [useCompiledExecution(compiledExecution)] : []),
     ],
     // Bounded by bytes; Yoga's default is 1,024 documents whatever their size. Validation results go with their document.
     parserAndValidationCache: { documentCache: documents, errorCache: NO_PARSE_ERROR_CACHE },

@@ -1,0 +1,122 @@
+import { describe, it } from 'vitest';
+import { fixtureCompanies, fixtureCompaniesByStatus } from '../../src/lookup-service/index.js';
+import { CompanyByNumberDocument, DashboardSearchDocument, NodeByIdDocument, SearchCompaniesDocument } from '../generated/graphql.js';
+import { BAD_INPUT_CASES } from '../support/bad-input-cases.js';
+import {
+  type Compared,
+  comparedGateways,
+  expectCompiled,
+  expectRunAgain,
+  operation,
+  type ResultsChange,
+} from '../support/compared-gateways.js';
+
+const { expectSameAnswers } = comparedGateways();
+
+const FERNCASTLE_SEARCH = { q: 'ferncastle', jurisdiction: 'GB', pageSize: 50 };
+const TARGET = fixtureCompaniesByStatus.INACTIVE.companyNumber;
+const OTHER = fixtureCompaniesByStatus.IN_LIQUIDATION.companyNumber;
+
+describe('graphql-jit answers byte for byte as graphql-js', () => {
+  it.each([
+    ['a first page', FERNCASTLE_SEARCH, expectCompiled],
+    ['a small page', { ...FERNCASTLE_SEARCH, pageSize: 3 }, expectCompiled],
+    ['first and last', { q: 'ferncastle', jurisdiction: 'GB', first: 2, last: 2 }, expectRunAgain],
+    ['a search with no results', { q: 'no such word anywhere', jurisdiction: 'GB' }, expectCompiled],
+    ['an empty q', { q: '   ', jurisdiction: 'GB' }, expectRunAgain],
+    ['a page size out of range', { ...FERNCASTLE_SEARCH, pageSize: 500 }, expectRunAgain],
+    ['a cursor of no search', { ...FERNCASTLE_SEARCH, after: 'bm90IGEgY3Vyc29y' }, expectRunAgain],
+    ['a jurisdiction that is no code', { q: 'ferncastle', jurisdiction: 'Britain' }, expectRunAgain],
+    ['a q that is a number', { q: 42, jurisdiction: 'GB' }, expectRunAgain],
+    ['no q', { jurisdiction: 'GB' }, expectRunAgain],
+  ] as const)('SearchCompanies: %s', async (_, variables, answered) => {
+    answered(await expectSameAnswers(operation(SearchCompaniesDocument, variables)));
+  });
+
+  it('SearchCompanies paging forward and back with the cursors it gave', async () => {
+    const first = JSON.parse((await expectSameAnswers(operation(SearchCompaniesDocument, { ...FERNCASTLE_SEARCH, pageSize: 3 }))).text);
+    const { endCursor } = first.data.searchCompanies.pageInfo;
+    const second = JSON.parse(
+      (await expectSameAnswers(operation(SearchCompaniesDocument, { ...FERNCASTLE_SEARCH, pageSize: 3, after: endCursor }))).text,
+    );
+    await expectSameAnswers(
+      operation(SearchCompaniesDocument, {
+        q: 'ferncastle',
+        jurisdiction: 'GB',
+        last: 2,
+        before: second.data.searchCompanies.pageInfo.startCursor,
+      }),
+    );
+  });
+
+  it.each([
+    ['a dashboard search', DashboardSearchDocument, { q: 'ferncastle', jurisdiction: 'GB' }, expectCompiled],
+    [
+      'a company by number',
+      CompanyByNumberDocument,
+      { jurisdiction: 'GB', companyNumber: fixtureCompanies.withPreviousNames.companyNumber },
+      expectCompiled,
+    ],
+    ['a company that does not exist', CompanyByNumberDocument, { jurisdiction: 'GB', companyNumber: '99999999' }, expectCompiled],
+    ['a company number too long', CompanyByNumberDocument, { jurisdiction: 'GB', companyNumber: '1'.repeat(1_000) }, expectRunAgain],
+    ['a node by id', NodeByIdDocument, { id: Buffer.from(`Company:GB:${TARGET}`).toString('base64') }, expectCompiled],
+    ['a node id of no type', NodeByIdDocument, { id: Buffer.from('Nothing:GB:1').toString('base64') }, expectRunAgain],
+    ['a node id that is no id', NodeByIdDocument, { id: '!!' }, expectRunAgain],
+  ] as const)('%s', async (_, document, variables, answered) => {
+    answered(await expectSameAnswers(operation(document, variables)));
+  });
+
+  it.each(BAD_INPUT_CASES.map((badInput) => [badInput.name, badInput.request] as const))('bad input: %s', async (_, request) => {
+    await expectSameAnswers(request);
+  });
+
+  it.each<[string, Record<string, ResultsChange>, (compared: Compared) => void]>([
+    ['a clean payload', {}, expectCompiled],
+    [
+      'every field of one result malformed',
+      {
+        [TARGET]: (result) => ({
+          ...result,
+          jurisdiction: 7,
+          status: ['x'],
+          incorporatedDate: 'not a date',
+          isPlatformMember: 'yes',
+          avatar: { ...result.avatar, image: 'not a url' },
+          addressStructured: { ...result.addressStructured, latitude: 'north', city: 12, country: 'Atlantis' },
+          previousNames: [{ name: 'Ferncastle Sleeping Ltd', startDate: '2020-13-45', endDate: 5 }, { startDate: '2011-01-02' }],
+        }),
+      },
+      expectRunAgain,
+    ],
+    ['an address of neither form', { [TARGET]: (result) => ({ ...result, address: 42, addressStructured: null }) }, expectRunAgain],
+    ['an addressStructured that is a string', { [TARGET]: (result) => ({ ...result, addressStructured: 'SW1H 0BD' }) }, expectRunAgain],
+    [
+      'an avatar and previous names that are strings',
+      { [TARGET]: (result) => ({ ...result, avatar: 'F', previousNames: 'Old Ltd' }) },
+      expectRunAgain,
+    ],
+    [
+      'statuses unknown and in words',
+      { [TARGET]: (result) => ({ ...result, status: 'SOMETHING_NEW' }), [OTHER]: (result) => ({ ...result, status: 'in-liquidation' }) },
+      expectCompiled,
+    ],
+    [
+      'results without name or number',
+      {
+        [TARGET]: ({ name: _name, ...rest }) => rest,
+        [OTHER]: (result) => ({ ...result, companyNumber: 12345 }),
+        [fixtureCompaniesByStatus.DISSOLVED.companyNumber]: () => null,
+      },
+      // Only the search's own resolver notes what it left out: the compiled answer stands, with those errors.
+      expectCompiled,
+    ],
+    [
+      'a result left out and another malformed',
+      { [TARGET]: ({ name: _name, ...rest }) => rest, [OTHER]: (result) => ({ ...result, avatar: 'F' }) },
+      // The search's error is kept, the avatar's noted once: graphql-js runs again from where the search left the notes.
+      expectRunAgain,
+    ],
+  ])('a tolerated payload: %s', async (_, changes, answered) => {
+    answered(await expectSameAnswers(operation(SearchCompaniesDocument, FERNCASTLE_SEARCH), changes));
+  });
+});
