@@ -22,4 +22,11 @@ describe('perOperation', () => {
 
     expect(computed).toEqual(['A', 'B', '(only)', '(only)']);
   });
+
+  it('remembers nothing for an operation name the document does not define: names a client makes up have no bound', () => {
+    const made = perOperation(() => ({}));
+    const document = parse('query A { a }');
+    expect(made(document, 'A')).toBe(made(document, 'A'));
+    expect(made(document, 'NotThere')).not.toBe(made(document, 'NotThere'));
+  });
 });
