@@ -78,7 +78,6 @@ interface Plan {
  *   an operation where that order depends on which promise settles first is
  *   left to graphql-js, as is any operation but a query.
  * Plans are bounded by their selections (maxSelections each, selectionsBudget in all).
- * Not used where resolvers are traced: graphql-jit's resolvers would make other spans.
  */
 export function useCompiledExecution({
   compileAfter = DEFAULT_COMPILE_AFTER,

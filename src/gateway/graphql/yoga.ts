@@ -31,7 +31,7 @@ export interface GatewayOptions {
   tracingPlugins?: Plugin<GatewayContext>[] | undefined;
   /** Plugins that watch without changing answers, such as metrics. */
   observers?: Plugin[];
-  /** How repeated queries are compiled (use-compiled-execution.ts); false: graphql-js executes every operation, as where resolvers are traced. */
+  /** How repeated queries are compiled (use-compiled-execution.ts); false: graphql-js executes every operation. */
   compiledExecution?: CompiledExecutionOptions | false | undefined;
 }
 
@@ -70,7 +70,7 @@ export function createGateway({
       useRequestId(),
       ...observers,
       // Traced resolvers keep graphql-js: its spans are the ones documented.
-      ...(compiledExecution && tracingPlugins.length === 0 ? [useCompiledExecution(compiledExecution)] : []),
+      ...(compiledExecution ? [useCompiledExecution(compiledExecution)] : []),
     ],
     // Bounded by bytes; Yoga's default is 1,024 documents whatever their size. Validation results go with their document.
     parserAndValidationCache: { documentCache: documents, errorCache: NO_PARSE_ERROR_CACHE },
