@@ -155,6 +155,8 @@ export function useCompiledExecution({
 function compile(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, maxSelections: number): Plan | null {
   const selections = expandedSelections(document);
   if (selections > maxSelections) return null;
+  // A variable named __proto__ is lost by graphql-js's coercion (assigned to a plain object) and kept by graphql-jit's.
+  if (operation.variableDefinitions?.some(({ variable }) => variable.name.value === '__proto__')) return null;
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
