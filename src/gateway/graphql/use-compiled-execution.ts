@@ -126,7 +126,7 @@ export function useCompiledExecution({
       if (plan === undefined) {
         counted.executions += 1;
         if (counted.executions <= compileAfter) return;
-        const compiled = compile(memoizedCopyOf(args.schema), args.document, operation, maxSelections);
+        const compiled = compileOrNull(memoizedCopyOf(args.schema), args.document, operation, maxSelections);
         if (compiled === null) {
           counted.state = 'graphql-js';
           return;
@@ -141,23 +141,55 @@ export function useCompiledExecution({
         const context = executionArgs.contextValue as GatewayContext;
         const run = new Rerunnable(context);
         runs.set(context, run);
-        const result = query(executionArgs.rootValue, context, executionArgs.variableValues);
+        const runAgain = () => {
+          context.notes.rollback(run.settled);
+          observe?.('graphql-js');
+          return (executeFn as Execute)({ ...executionArgs, schema });
+        };
+        // A plan that throws (a fault of graphql-jit's or of the settle order) is dropped: graphql-js answers, now and from then on.
+        const dropPlan = () => {
+          plans.delete(operation);
+          progress.set(operation, { executions: 0, state: 'graphql-js' });
+          return runAgain();
+        };
         const answer = (compiled: ExecutionResult) => {
           const { notes } = context;
           if (compiled.errors?.length || notes.errors.length > run.settled.errors || notes.warnings.length > run.settled.warnings) {
-            notes.rollback(run.settled);
-            observe?.('graphql-js');
-            return (executeFn as Execute)({ ...executionArgs, schema });
+            return runAgain();
+          }
+          const inOrder: ExecutionResult = { data: compiled.data };
+          try {
+            if (order !== null) settle(inOrder as Record<string, unknown>, 'data', order);
+          } catch {
+            return dropPlan();
           }
           observe?.('compiled');
-          const inOrder: ExecutionResult = { data: compiled.data };
-          if (order !== null) settle(inOrder as Record<string, unknown>, 'data', order);
           return inOrder;
         };
-        return result instanceof Promise ? result.then(answer) : answer(result);
+        let result: ReturnType<CompiledQueryFn>;
+        try {
+          result = query(executionArgs.rootValue, context, executionArgs.variableValues);
+        } catch {
+          return dropPlan();
+        }
+        return result instanceof Promise ? result.then(answer, dropPlan) : answer(result);
       });
     },
   };
+}
+
+/** A plan for `operation`, or null when graphql-js must run it: too large, its order unknown, or failing to compile. */
+function compileOrNull(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  maxSelections: number,
+): Plan | null {
+  try {
+    return compile(schema, document, operation, maxSelections);
+  } catch {
+    return null;
+  }
 }
 
 function compile(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, maxSelections: number): Plan | null {
