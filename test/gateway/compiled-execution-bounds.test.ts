@@ -14,7 +14,8 @@ let stack: Stack;
 beforeAll(async () => {
   stack = await startStack({
     lookup: { companies: allFixtureCompanies },
-    gateway: { rateLimitPerMinute: 0, responseCache: false },
+    // Documents stay parsed (an eighth of the cache, 200 bytes a character): a plan evicted is seen compiled again.
+    gateway: { rateLimitPerMinute: 0, responseCache: false, cacheMaxBytes: 512 * 2 ** 20 },
     // Room for two card queries' plans, not three; and none for a card query with a few more selections.
     compiledExecution: {
       selectionsBudget: 2 * CARD_SELECTIONS + 10,
@@ -56,4 +57,13 @@ it('keeps compiled plans within their budget of selections, the least recently u
 
 it('leaves an operation with more selections than maxSelections to graphql-js', async () => {
   expect(await send(cardQuery('big', 1), 5)).toEqual({ compiled: 0, 'graphql-js': 0 });
+});
+
+it('counts the text of a document its plan keeps alive against the budget: long documents of one selection evict one another', async () => {
+  // Over 2,048 characters, a plan counts one selection more; a comment is text the document limits let through.
+  const long = (name: string) => `query ${name} { __typename }\n#${'x'.repeat(9_000)}`;
+  expect(await send(long('L0'), 3)).toEqual({ compiled: 1, 'graphql-js': 0 });
+  // 16 plans of 1 + 5 = 6 each would need 96 of the 90.
+  for (let other = 1; other <= 15; other++) expect(await send(long(`L${other}`), 3)).toEqual({ compiled: 1, 'graphql-js': 0 });
+  expect(await send(long('L0'), 1)).toEqual({ compiled: 0, 'graphql-js': 0 });
 });

@@ -46,6 +46,13 @@ export const DEFAULT_MAX_COMPILED_SELECTIONS = 200;
  * text: plans are bounded on their own, here to about 16 MiB.
  */
 export const DEFAULT_COMPILED_SELECTIONS_BUDGET = 4_000;
+/**
+ * A plan keeps its document, and the text its locations point into, alive
+ * after the document cache has let it go: 4,000 plans of one selection each
+ * under a 10,000-character comment held 50 MiB more heap than none. A plan
+ * counts a selection (4 KiB) more per 2,048 characters, two bytes each at worst.
+ */
+export const PLAN_CHARS_PER_SELECTION = 2_048;
 
 type Execute = (args: ExecutionArgs) => ExecutionResult | Promise<ExecutionResult>;
 type CompiledQueryFn = (root: unknown, context: unknown, variables: unknown) => ExecutionResult | Promise<ExecutionResult>;
@@ -60,7 +67,8 @@ interface Progress {
 interface Plan {
   query: CompiledQueryFn;
   order: SettleOrder | null;
-  selections: number;
+  /** What it counts against selectionsBudget: its selections, and its document's text (PLAN_CHARS_PER_SELECTION). */
+  size: number;
 }
 
 /**
@@ -77,7 +85,7 @@ interface Plan {
  *   asynchronous field after the synchronous ones (compiled-execution/settle-order.ts);
  *   an operation where that order depends on which promise settles first is
  *   left to graphql-js, as is any operation but a query.
- * Plans are bounded by their selections (maxSelections each, selectionsBudget in all).
+ * Plans are bounded by their selections (maxSelections each, selectionsBudget in all, their documents' text counted in).
  */
 export function useCompiledExecution({
   compileAfter = DEFAULT_COMPILE_AFTER,
@@ -88,7 +96,7 @@ export function useCompiledExecution({
   const progress = new WeakMap<OperationDefinitionNode, Progress>();
   const plans = new LRUCache<OperationDefinitionNode, Plan>({
     maxSize: selectionsBudget,
-    sizeCalculation: (plan) => plan.selections,
+    sizeCalculation: (plan) => plan.size,
     // Evicted, an operation counts its executions again before it is compiled again.
     dispose: (_plan, operation) => progress.set(operation, { executions: 0, state: 'counting' }),
   });
@@ -117,7 +125,7 @@ export function useCompiledExecution({
       if (plan === undefined) {
         counted.executions += 1;
         if (counted.executions <= compileAfter) return;
-        const compiled = compile(memoizedCopyOf(args.schema), args.document, operation, maxSelections);
+        const compiled = compileOrNull(memoizedCopyOf(args.schema), args.document, operation, maxSelections);
         if (compiled === null) {
           counted.state = 'graphql-js';
           return;
@@ -132,28 +140,62 @@ export function useCompiledExecution({
         const context = executionArgs.contextValue as GatewayContext;
         const run = new Rerunnable(context);
         runs.set(context, run);
-        const result = query(executionArgs.rootValue, context, executionArgs.variableValues);
+        const runAgain = () => {
+          context.notes.rollback(run.settled);
+          observe?.('graphql-js');
+          return (executeFn as Execute)({ ...executionArgs, schema });
+        };
+        // A plan that throws (a fault of graphql-jit's or of the settle order) is dropped: graphql-js answers, now and from then on.
+        const dropPlan = () => {
+          plans.delete(operation);
+          progress.set(operation, { executions: 0, state: 'graphql-js' });
+          return runAgain();
+        };
         const answer = (compiled: ExecutionResult) => {
           const { notes } = context;
           if (compiled.errors?.length || notes.errors.length > run.settled.errors || notes.warnings.length > run.settled.warnings) {
-            notes.rollback(run.settled);
-            observe?.('graphql-js');
-            return (executeFn as Execute)({ ...executionArgs, schema });
+            return runAgain();
+          }
+          const inOrder: ExecutionResult = { data: compiled.data };
+          try {
+            if (order !== null) settle(inOrder as Record<string, unknown>, 'data', order);
+          } catch {
+            return dropPlan();
           }
           observe?.('compiled');
-          const inOrder: ExecutionResult = { data: compiled.data };
-          if (order !== null) settle(inOrder as Record<string, unknown>, 'data', order);
           return inOrder;
         };
-        return result instanceof Promise ? result.then(answer) : answer(result);
+        let result: ReturnType<CompiledQueryFn>;
+        try {
+          result = query(executionArgs.rootValue, context, executionArgs.variableValues);
+        } catch {
+          return dropPlan();
+        }
+        return result instanceof Promise ? result.then(answer, dropPlan) : answer(result);
       });
     },
   };
 }
 
+/** A plan for `operation`, or null when graphql-js must run it: too large, its order unknown, or failing to compile. */
+function compileOrNull(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  maxSelections: number,
+): Plan | null {
+  try {
+    return compile(schema, document, operation, maxSelections);
+  } catch {
+    return null;
+  }
+}
+
 function compile(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, maxSelections: number): Plan | null {
   const selections = expandedSelections(document);
   if (selections > maxSelections) return null;
+  // A variable named __proto__ is lost by graphql-js's coercion (assigned to a plain object) and kept by graphql-jit's.
+  if (operation.variableDefinitions?.some(({ variable }) => variable.name.value === '__proto__')) return null;
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
@@ -168,5 +210,6 @@ function compile(schema: GraphQLSchema, document: DocumentNode, operation: Opera
     return null;
   }
   if (!isCompiledQuery(compiled)) return null;
-  return { query: compiled.query as CompiledQueryFn, order, selections };
+  const text = document.loc?.source.body.length ?? 0;
+  return { query: compiled.query as CompiledQueryFn, order, size: selections + Math.ceil(text / PLAN_CHARS_PER_SELECTION) };
 }

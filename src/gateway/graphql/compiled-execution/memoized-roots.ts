@@ -34,7 +34,12 @@ export function withMemoizedRoots(schema: GraphQLSchema, runs: WeakMap<object, R
     ),
   });
   const schemaConfig = schema.toConfig();
-  return new GraphQLSchema({ ...schemaConfig, query: resolvingOnce, types: schemaConfig.types.filter((type) => type !== query) });
+  // In its place among the types: introspection lists them in this order.
+  return new GraphQLSchema({
+    ...schemaConfig,
+    query: resolvingOnce,
+    types: schemaConfig.types.map((type) => (type === query ? resolvingOnce : type)),
+  });
 
   function memoized(resolve: GraphQLFieldResolver<unknown, GatewayContext>): GraphQLFieldResolver<unknown, GatewayContext> {
     return (root, args, context, info) => {

@@ -23,7 +23,10 @@ export interface SettleOrder {
   readonly below: SettleOrder | null;
 }
 
-/** The operation has a selection set with two keys that may complete asynchronously: their order is the order they settle in. */
+/**
+ * The operation has a selection set with two keys that may complete asynchronously (their order is the order they
+ * settle in), or a key graphql-jit cannot write (`__proto__`): graphql-js answers it.
+ */
 export const UNPREDICTABLE = Symbol('unpredictable');
 
 /**
@@ -94,6 +97,8 @@ export function settleOrderOf(
       if (selection.directives?.some(({ name }) => name.value === 'skip' || name.value === 'include')) seen.conditional = true;
       if (selection.kind === Kind.FIELD) {
         const key = selection.alias?.value ?? selection.name.value;
+        // graphql-jit writes objects as literals, where a `__proto__` key sets the prototype instead of a field: the key is lost.
+        if (key === '__proto__') throw UNPREDICTABLE;
         let field = fields.get(key);
         if (field === undefined) {
           field = { name: selection.name.value, selectionSets: [] };
