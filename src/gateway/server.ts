@@ -6,14 +6,13 @@ import { createAccessPolicy } from './access/client-access.js';
 import type { GatewayConfig } from './config/gateway-config.js';
 import type { UpstreamTarget } from './config/upstream-settings.js';
 import { ConnectionCap } from './http/connection-cap.js';
-import { isLingering } from './http/early-refusal.js';
 import { createCorsPolicy } from './http/cors.js';
 import { RateLimiter } from './limits/rate-limiter.js';
 import { SharedRateLimiter } from './limits/shared-rate-limiter.js';
 import type { SharedStore } from '../upstream/shared-store.js';
 import { accessLoggerOf, loggedPath, type Logger } from './logger.js';
 import { GRAPHQL_PATH } from './paths.js';
-import { answerClientError } from './http/rejection.js';
+import { answerUnhandledRequests } from './http/unhandled-requests.js';
 import { applySocketTimeouts } from './http/socket-timeouts.js';
 import { trackUnservedConnections } from './http/unserved-connections.js';
 import { createRequestHandler, type GraphiqlRoutes, type RequestHandler, type RequestHandlerOptions } from './http/request-handler.js';
@@ -201,13 +200,9 @@ export async function startGateway(
   connectionCap.attach(server);
   applySocketTimeouts(server, { idleMs: config.idleSocketTimeoutMs, answerWriteMs: config.responseWriteTimeoutMs }, logger);
   const closeUnserved = trackUnservedConnections(server);
-  server.on('clientError', (error: Error, socket) => {
-    // A refusal is already on this socket; a second answer (a 408 at the request timeout) would garble it.
-    if (isLingering(socket)) socket.destroy();
-    else {
-      const refusal = answerClientError(error, socket, config.refusalLingerMs);
-      if (refusal) metrics?.unreadRequest(refusal.code);
-    }
+  answerUnhandledRequests(server, config.refusalLingerMs, (refusal) => {
+    logger.info({ status: refusal.status, code: refusal.code }, 'Request refused');
+    metrics?.unreadRequest(refusal.code);
   });
 
   await new Promise<void>((resolve, reject) => {

@@ -65,4 +65,16 @@ describe('what Node answers by itself, with no code, unless the gateway answers 
     expect(JSON.parse(response.body).errors[0].message).toMatch(/The Expect header asks for something-else/);
     expect((await stack.get('/health')).status).toBe(200);
   });
+
+  it('refuses CONNECT with a coded 405 naming the methods served, where Node closed the connection without a word', async () => {
+    const connection = await openConnection(stack.gateway.url);
+    await connection.write('CONNECT gateway.example:443 HTTP/1.1\r\nhost: gateway.example:443\r\nx-request-id: tunnel-1\r\n\r\n');
+    const response = await receiveResponse(connection);
+    connection.destroy();
+    expect(response).toMatchObject({ status: 405, code: 'BAD_REQUEST' });
+    expect(JSON.parse(response.body)).toEqual({
+      errors: [{ message: 'CONNECT is not allowed here; use GET or POST', extensions: { code: 'BAD_REQUEST', requestId: 'tunnel-1' } }],
+    });
+    expect((await stack.get('/health')).status).toBe(200);
+  });
 });
