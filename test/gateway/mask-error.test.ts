@@ -1,7 +1,11 @@
 import { GraphQLError } from 'graphql';
+import { createSchema, createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/gateway/logger.js';
 import { createErrorMasker } from '../../src/gateway/graphql/mask-error.js';
+import type { GatewayServerContext } from '../../src/gateway/graphql/server-context.js';
+import { useErrorRequestIds } from '../../src/gateway/graphql/use-error-request-ids.js';
+import { startStack } from '../support/stack.js';
 import { UpstreamTimeoutError } from '../../src/errors/upstream-errors.js';
 import { BadUserInputError } from '../../src/errors/field-errors.js';
 
@@ -49,5 +53,49 @@ describe('createErrorMasker', () => {
     const error = located(new BadUserInputError('q', 'must not be empty or blank'));
     expect(mask(error, 'Unexpected error.', false)).toBe(error);
     expect(logs).toEqual([]);
+  });
+});
+
+describe('the log lines of masked and passed-on errors', () => {
+  it('name the request whose answer holds the error, by the id the answer gives', async () => {
+    const stack = await startStack({ gateway: { upstreamRetries: 0 } });
+    try {
+      stack.lookup.knobs.failSearch({ status: 503 }, 1);
+      const answer = await stack.post(
+        { query: '{ searchCompanies(q: "Fails", jurisdiction: "GB") { totalCount } }' },
+        { 'x-request-id': 'failing-search-1' },
+      );
+      expect(JSON.parse(answer.text).errors[0].extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', requestId: 'failing-search-1' });
+      const lines = stack.logs.map((line) => JSON.parse(line) as { msg: string; requestId?: string });
+      expect(lines.filter(({ msg }) => msg === 'A request got an upstream failure')).toEqual([
+        expect.objectContaining({ requestId: 'failing-search-1' }),
+      ]);
+    } finally {
+      await stack.close();
+    }
+  });
+
+  it('name the request of an unexpected error, which its answer only calls "Unexpected error."', async () => {
+    const logs: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => logs.push(line) });
+    const errorRequestIds = useErrorRequestIds();
+    const yoga = createYoga<GatewayServerContext>({
+      schema: createSchema({
+        typeDefs: 'type Query { broken: String }',
+        resolvers: { Query: { broken: () => (undefined as unknown as { x: string }).x } },
+      }),
+      plugins: [errorRequestIds.plugin],
+      maskedErrors: { maskError: createErrorMasker(logger, errorRequestIds.requestIdOf), isDev: false },
+      logging: false,
+    });
+    const answer = await yoga.fetch(
+      'http://gateway.test/graphql',
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ broken }' }) },
+      { requestId: 'unexpected-1', execution: { record: () => {} } },
+    );
+    expect(((await answer.json()) as { errors: { message: string }[] }).errors[0]!.message).toBe('Unexpected error.');
+    expect(logs.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({ msg: 'Unexpected error while executing an operation', requestId: 'unexpected-1' }),
+    ]);
   });
 });

@@ -14,6 +14,7 @@ import { protectionPlugins, type YogaProtection } from './protection-plugins.js'
 import type { GatewayServerContext } from './server-context.js';
 import { type CompiledExecutionOptions, useCompiledExecution } from './use-compiled-execution.js';
 import { useDocumentCache } from './use-document-cache.js';
+import { useErrorRequestIds } from './use-error-request-ids.js';
 import { useRequestId } from './use-request-id.js';
 import { useResponseNotes } from './use-response-notes.js';
 import { useVariableErrorCodes } from './use-variable-error-codes.js';
@@ -49,6 +50,7 @@ export function createGateway({
   observers = [],
   compiledExecution = {},
 }: GatewayOptions) {
+  const errorRequestIds = useErrorRequestIds();
   return createYoga<GatewayServerContext, GatewayContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -68,8 +70,8 @@ export function createGateway({
       ...protectionPlugins(protection),
       useDocumentCache({ cache: documents }),
       useRequestId(),
+      errorRequestIds.plugin,
       ...observers,
-      // Traced resolvers keep graphql-js: its spans are the ones documented.
       ...(compiledExecution ? [useCompiledExecution(compiledExecution)] : []),
     ],
     // Bounded by bytes; Yoga's default is 1,024 documents whatever their size. Validation results go with their document.
@@ -85,7 +87,11 @@ export function createGateway({
     maxRequestBodySize: false,
     extraParamNames: protection.trustedDocuments ? [DOCUMENT_ID_PARAM] : [],
     // isDev false: never a stack trace or an original message in an answer, whatever NODE_ENV says; logs have them.
-    maskedErrors: { maskError: createErrorMasker(logger), errorMessage: UNEXPECTED_ERROR_MESSAGE, isDev: false },
+    maskedErrors: {
+      maskError: createErrorMasker(logger, errorRequestIds.requestIdOf),
+      errorMessage: UNEXPECTED_ERROR_MESSAGE,
+      isDev: false,
+    },
     logging: {
       debug: forwardTo(logger, 'debug'),
       info: forwardTo(logger, 'info'),
