@@ -2,8 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { createClient, ErrorReply } from '@redis/client';
 import type { UpstreamLog } from '../upstream/log.js';
 import type { BucketDecision, BucketShape, HeldLock, LockAttempt, SharedStore } from '../upstream/shared-store.js';
+import { MAX_STORED_WINDOW_LENGTH } from '../upstream/window-codec.js';
 import { RedisHealth } from './redis-health.js';
 import { BUCKET_SCRIPT, DELETE_IF_SCRIPT, type LuaScript } from './scripts.js';
+
+/**
+ * Longest value read back, in bytes: the longest the gateway writes is a window, at most MAX_STORED_WINDOW_LENGTH
+ * UTF-16 units, each at most 3 bytes of UTF-8.
+ */
+export const MAX_VALUE_BYTES = 3 * MAX_STORED_WINDOW_LENGTH;
 
 export interface RedisStoreOptions {
   /** `redis://` or `rediss://` (TLS), user and password in it. */
@@ -106,9 +113,12 @@ export class RedisStore implements SharedStore {
     return this.#health.sharing;
   }
 
+  /** At most MAX_VALUE_BYTES are read: a longer value is not one the gateway wrote, and reads as none. */
   async get(key: string): Promise<string | undefined> {
-    const reply = await this.#shared(['GET', this.#prefix + key]);
-    return typeof reply === 'string' ? reply : undefined;
+    // GETRANGE, not GET: a value planted in Redis is never read whole. It answers "" for a missing key, and no value
+    // the gateway writes is empty.
+    const reply = await this.#shared(['GETRANGE', this.#prefix + key, '0', String(MAX_VALUE_BYTES)]);
+    return typeof reply === 'string' && reply.length > 0 && Buffer.byteLength(reply) <= MAX_VALUE_BYTES ? reply : undefined;
   }
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {

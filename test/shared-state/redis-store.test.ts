@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RedisStore } from '../../src/shared-state/redis-store.js';
+import { MAX_VALUE_BYTES, RedisStore } from '../../src/shared-state/redis-store.js';
 import { collectedLog, type CollectedLog } from '../support/log-lines.js';
 import { startRedisServer, startRedisStore, type RedisServer } from '../support/redis-server.js';
 import { within } from '../support/within.js';
@@ -28,6 +28,23 @@ async function timed<T>(call: () => Promise<T>): Promise<{ value: T; ms: number 
 }
 
 describe('RedisStore', () => {
+  it('reads no value longer than the gateway writes: one planted in Redis is not held whole, and reads as none', async () => {
+    // Megabytes each way: a deadline for the transfer, not for a hung Redis.
+    const roomy = await RedisStore.open({ url: new URL(redis.url), keyPrefix: 'csg:', commandTimeoutMs: 5_000, log });
+    try {
+      await roomy.set('longest', 'x'.repeat(MAX_VALUE_BYTES), 60_000);
+      expect((await roomy.get('longest'))?.length).toBe(MAX_VALUE_BYTES);
+      await roomy.set('planted', 'x'.repeat(MAX_VALUE_BYTES + 1), 60_000);
+      expect(await roomy.get('planted')).toBeUndefined();
+      // Cut inside a character, the longest value still reads as too long.
+      await roomy.set('planted', `${'x'.repeat(MAX_VALUE_BYTES - 1)}é`, 60_000);
+      expect(await roomy.get('planted')).toBeUndefined();
+      expect(await roomy.get('missing')).toBeUndefined();
+    } finally {
+      await roomy.close();
+    }
+  });
+
   it('keeps values, locks, compare-and-deletes and buckets under its key prefix', async () => {
     expect(store.sharing).toBe(true);
     await store.set('a', 'one', 60_000);
