@@ -34,3 +34,19 @@ describe('a CONNECT whose client resets the connection', () => {
     }
   });
 });
+
+describe('a CONNECT pipelined behind a request', () => {
+  it('is refused after that request is answered, not in its place: Node hands the socket over at once', async () => {
+    const body = JSON.stringify({ query: '{ __typename }' });
+    const connection = await openConnection(stack.gateway.url);
+    await connection.write(
+      `POST /graphql HTTP/1.1\r\nhost: gateway\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}` +
+        'CONNECT gateway.example:443 HTTP/1.1\r\nhost: gateway.example:443\r\n\r\n',
+    );
+    await connection.closed;
+    const [first, second] = connection.received.split(/(?=HTTP\/1\.1 )/);
+    expect(first).toMatch(/^HTTP\/1\.1 200 /);
+    expect(first).toContain('{"data":{"__typename":"Query"}}');
+    expect(second).toMatch(/^HTTP\/1\.1 405 /);
+  });
+});

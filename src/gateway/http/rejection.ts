@@ -68,8 +68,6 @@ export function answerConnect(requestId: string | string[] | undefined, socket: 
  * a client still sending read the answer rather than a reset.
  */
 function answerOnSocket(socket: Duplex, refusal: Refusal, requestId: string, closeWithinMs: number): void {
-  // Node hands a CONNECT's socket over without its error listener: a client's reset would throw out of the process.
-  socket.on('error', () => socket.destroy());
   if (!socket.writable) {
     socket.destroy();
     return;

@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Refusal } from '../../errors/refusal.js';
 import { isLingering } from './early-refusal.js';
@@ -21,6 +21,31 @@ export function answerUnhandledRequests(server: Server, closeWithinMs: number, r
   });
   // CONNECT asks for a tunnel: Node hands the socket over, and without this listener closes it without a word.
   server.on('connect', (request: IncomingMessage, socket: Duplex) => {
-    refused(answerConnect(request.headers['x-request-id'], socket, closeWithinMs));
+    // Handed over without its error listener: a client's reset would otherwise throw out of the process.
+    socket.on('error', () => socket.destroy());
+    afterEarlierAnswers(socket, () => refused(answerConnect(request.headers['x-request-id'], socket, closeWithinMs)));
   });
+}
+
+/**
+ * Runs `then` once the answers to the requests pipelined before a CONNECT
+ * have been written: Node hands the socket over at once, and a refusal
+ * written then would reach the client as the answer to the first of them.
+ * Each answer is bounded by its own deadlines; Node attaches the socket to one
+ * answer at a time (`_httpMessage`), the next as soon as one finishes.
+ */
+function afterEarlierAnswers(socket: Duplex, then: () => void): void {
+  const answer = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  // An answer closed unfinished has taken the socket with it: nothing more will be written.
+  if (!answer || socket.destroyed) {
+    then();
+    return;
+  }
+  const next = () => {
+    answer.off('finish', next);
+    answer.off('close', next);
+    afterEarlierAnswers(socket, then);
+  };
+  answer.once('finish', next);
+  answer.once('close', next);
 }
