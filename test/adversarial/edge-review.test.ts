@@ -44,9 +44,25 @@ describe('a CONNECT pipelined behind a request', () => {
         'CONNECT gateway.example:443 HTTP/1.1\r\nhost: gateway.example:443\r\n\r\n',
     );
     await connection.closed;
-    const [first, second] = connection.received.split(/(?=HTTP\/1\.1 )/);
+    const [first, second] = connection.received.split(/(?=HTTP\/1\.1 \d{3} )/);
     expect(first).toMatch(/^HTTP\/1\.1 200 /);
     expect(first).toContain('{"data":{"__typename":"Query"}}');
     expect(second).toMatch(/^HTTP\/1\.1 405 /);
+  });
+});
+
+describe('bytes that do not parse, pipelined behind a request', () => {
+  it('are refused after that request is answered, not in its place', async () => {
+    const body = JSON.stringify({ query: '{ __typename }' });
+    const connection = await openConnection(stack.gateway.url);
+    await connection.write(
+      `POST /graphql HTTP/1.1\r\nhost: gateway\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}GARBAGE\r\n\r\n`,
+    );
+    await connection.closed;
+    const [first, second] = connection.received.split(/(?=HTTP\/1\.1 \d{3} )/);
+    expect(first).toMatch(/^HTTP\/1\.1 200 /);
+    expect(first).toContain('{"data":{"__typename":"Query"}}');
+    expect(second).toMatch(/^HTTP\/1\.1 400 /);
+    expect(second).toContain('HPE_INVALID_METHOD');
   });
 });

@@ -15,8 +15,10 @@ export function answerUnhandledRequests(server: Server, closeWithinMs: number, r
     // A refusal is already on this socket; a second answer (a 408 at the request timeout) would garble it.
     if (isLingering(socket)) socket.destroy();
     else {
-      const refusal = answerClientError(error, socket, closeWithinMs);
-      if (refusal) refused(refusal);
+      afterEarlierAnswers(socket, () => {
+        const refusal = answerClientError(error, socket, closeWithinMs);
+        if (refusal) refused(refusal);
+      });
     }
   });
   // CONNECT asks for a tunnel: Node hands the socket over, and without this listener closes it without a word.
@@ -28,16 +30,18 @@ export function answerUnhandledRequests(server: Server, closeWithinMs: number, r
 }
 
 /**
- * Runs `then` once the answers to the requests pipelined before a CONNECT
- * have been written: Node hands the socket over at once, and a refusal
- * written then would reach the client as the answer to the first of them.
- * Each answer is bounded by its own deadlines; Node attaches the socket to one
- * answer at a time (`_httpMessage`), the next as soon as one finishes.
+ * Runs `then` once the answers to the requests pipelined before this one (a
+ * CONNECT, bytes that do not parse) have been written: Node hands the socket
+ * over at once, and a refusal written then would reach the client as the
+ * answer to the first of them. Each answer is bounded by its own deadlines;
+ * Node attaches the socket to one answer at a time (`_httpMessage`), the next
+ * as soon as one finishes. An answer whose request is not complete is this
+ * one's own (a body that timed out or broke off), so the refusal is its answer.
  */
 function afterEarlierAnswers(socket: Duplex, then: () => void): void {
   const answer = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
   // An answer closed unfinished has taken the socket with it: nothing more will be written.
-  if (!answer || socket.destroyed) {
+  if (!answer?.req.complete || socket.destroyed) {
     then();
     return;
   }
