@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Refusal } from '../../errors/refusal.js';
 import { isLingering } from './early-refusal.js';
@@ -15,12 +15,41 @@ export function answerUnhandledRequests(server: Server, closeWithinMs: number, r
     // A refusal is already on this socket; a second answer (a 408 at the request timeout) would garble it.
     if (isLingering(socket)) socket.destroy();
     else {
-      const refusal = answerClientError(error, socket, closeWithinMs);
-      if (refusal) refused(refusal);
+      afterEarlierAnswers(socket, () => {
+        const refusal = answerClientError(error, socket, closeWithinMs);
+        if (refusal) refused(refusal);
+      });
     }
   });
   // CONNECT asks for a tunnel: Node hands the socket over, and without this listener closes it without a word.
   server.on('connect', (request: IncomingMessage, socket: Duplex) => {
-    refused(answerConnect(request.headers['x-request-id'], socket, closeWithinMs));
+    // Handed over without its error listener: a client's reset would otherwise throw out of the process.
+    socket.on('error', () => socket.destroy());
+    afterEarlierAnswers(socket, () => refused(answerConnect(request.headers['x-request-id'], socket, closeWithinMs)));
   });
+}
+
+/**
+ * Runs `then` once the answers to the requests pipelined before this one (a
+ * CONNECT, bytes that do not parse) have been written: Node hands the socket
+ * over at once, and a refusal written then would reach the client as the
+ * answer to the first of them. Each answer is bounded by its own deadlines;
+ * Node attaches the socket to one answer at a time (`_httpMessage`), the next
+ * as soon as one finishes. An answer whose request is not complete is this
+ * one's own (a body that timed out or broke off), so the refusal is its answer.
+ */
+function afterEarlierAnswers(socket: Duplex, then: () => void): void {
+  const answer = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  // An answer closed unfinished has taken the socket with it: nothing more will be written.
+  if (!answer?.req.complete || socket.destroyed) {
+    then();
+    return;
+  }
+  const next = () => {
+    answer.off('finish', next);
+    answer.off('close', next);
+    afterEarlierAnswers(socket, then);
+  };
+  answer.once('finish', next);
+  answer.once('close', next);
 }
