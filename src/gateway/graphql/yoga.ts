@@ -69,7 +69,6 @@ export function createGateway({
       useDocumentCache({ cache: documents }),
       useRequestId(),
       ...observers,
-      // Traced resolvers keep graphql-js: its spans are the ones documented.
       ...(compiledExecution ? [useCompiledExecution(compiledExecution)] : []),
     ],
     // Bounded by bytes; Yoga's default is 1,024 documents whatever their size. Validation results go with their document.
