@@ -33,7 +33,7 @@ describe('SharedHold', () => {
     await expect(second.admit('a search')).rejects.toThrow(UpstreamCircuitOpenError);
   });
 
-  it('keeps to no hold longer than any instance writes: one set by hand without an expiry would hold the fleet for good', async () => {
+  it('keeps to no hold longer than any instance writes, clock skew allowed: one written by hand would hold the fleet as long as it says', async () => {
     const clock = manualClock();
     const hold = new SharedHold(store, clock, LONGEST_HOLD_MS);
     const written = (untilMs: number) => JSON.stringify({ by: 'another instance', until: clock() + untilMs, rateLimited: true });
