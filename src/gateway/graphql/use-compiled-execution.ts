@@ -77,7 +77,7 @@ interface Plan {
  * document per request. Answers stay byte for byte graphql-js's
  * (test/gateway/compiled-execution.test.ts):
  * - a compiled answer with any error, or whose nested resolvers noted a
- *   partial error or warning, is discarded and the operation run again by the
+ *   partial error, is discarded and the operation run again by the
  *   executor Yoga would have run; root fields resolve once per request
  *   (compiled-execution/memoized-roots.ts), so the upstream is not called
  *   twice, and the notes are rolled back to where the root field left them;
@@ -152,10 +152,9 @@ export function useCompiledExecution({
           return runAgain();
         };
         const answer = (compiled: ExecutionResult) => {
-          const { notes } = context;
-          if (compiled.errors?.length || notes.errors.length > run.settled.errors || notes.warnings.length > run.settled.warnings) {
-            return runAgain();
-          }
+          // A partial error a nested resolver noted is written by graphql-js (its path and locations); warnings are not
+          // the executor's to write, so a compiled answer carries them as graphql-js's would.
+          if (compiled.errors?.length || context.notes.errors.length > run.settled.errors) return runAgain();
           const inOrder: ExecutionResult = { data: compiled.data };
           try {
             if (order !== null) settle(inOrder as Record<string, unknown>, 'data', order);
