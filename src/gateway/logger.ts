@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { pathOf } from './paths.js';
 import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
@@ -96,8 +97,7 @@ function reportDroppedLines(logger: Logger, destination: DestinationStream): voi
 
 /** A request's path as its line logs it: without the query, at most MAX_LOGGED_PATH_LENGTH characters. */
 export function loggedPath(url: string | undefined): string | undefined {
-  const query = url?.indexOf('?') ?? -1;
-  const path = query < 0 ? url : url!.slice(0, query);
+  const path = url === undefined ? undefined : pathOf(url);
   return path !== undefined && path.length > MAX_LOGGED_PATH_LENGTH ? `${path.slice(0, MAX_LOGGED_PATH_LENGTH)}…` : path;
 }
 

@@ -6,3 +6,9 @@ export const HEALTH_PATH = '/health';
 export const READY_PATH = '/ready';
 /** GraphiQL's files, where it is served: content-hashed names, cached by browsers for ever. */
 export const GRAPHIQL_FILES_PATH = '/graphiql/';
+
+/** A request target's path, without its query: a slice, not split()'s array, as it is cut on every request. */
+export function pathOf(target: string): string {
+  const query = target.indexOf('?');
+  return query < 0 ? target : target.slice(0, query);
+}

@@ -19,67 +19,43 @@ export class ClientGoneError extends Error {
  */
 export function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
   if (Number(request.headers['content-length']) > maxBytes) return Promise.resolve(undefined);
-  // Hung up while the checks before reading were still running: no event will come.
-  if (request.destroyed) return Promise.reject(new ClientGoneError('The connection closed before the request body was read'));
-  return new Promise((resolve, reject) => new BodyReader(request, maxBytes, resolve, reject));
-}
-
-/**
- * One reading of a body: its listeners are its own methods, bound once,
- * rather than five closures made for every request.
- */
-class BodyReader {
-  readonly #chunks: Buffer[] = [];
-  #length = 0;
-
-  constructor(
-    private readonly request: IncomingMessage,
-    private readonly maxBytes: number,
-    private readonly resolve: (body: Buffer | undefined) => void,
-    private readonly reject: (error: ClientGoneError) => void,
-  ) {
-    this.onData = this.onData.bind(this);
-    this.onEnd = this.onEnd.bind(this);
-    this.onError = this.onError.bind(this);
-    this.onClose = this.onClose.bind(this);
-    // Not once(): every handler removes all four, and once() would wrap each in yet another closure.
-    request.on('data', this.onData);
-    request.on('end', this.onEnd);
-    request.on('error', this.onError);
-    // 'close' without 'end' or 'error' is a hang-up too; after 'end' the listener is already gone.
-    request.on('close', this.onClose);
-  }
-
-  onData(chunk: Buffer): void {
-    this.#length += chunk.length;
-    if (this.#length > this.maxBytes) {
-      this.cleanup();
-      this.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    // Hung up while the checks before reading were still running: no event will come.
+    if (request.destroyed) {
+      reject(new ClientGoneError('The connection closed before the request body was read'));
       return;
     }
-    this.#chunks.push(chunk);
-  }
-
-  onEnd(): void {
-    this.cleanup();
-    // The parser gives each chunk a buffer of its own, so a body that came in one needs no copy.
-    this.resolve(this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks, this.#length));
-  }
-
-  onError(error: Error): void {
-    this.cleanup();
-    this.reject(new ClientGoneError(`The connection closed mid-body (${error.message})`, { cause: error }));
-  }
-
-  onClose(): void {
-    this.onError(new Error('closed'));
-  }
-
-  private cleanup(): void {
-    const { request } = this;
-    request.off('data', this.onData);
-    request.off('end', this.onEnd);
-    request.off('error', this.onError);
-    request.off('close', this.onClose);
-  }
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const onData = (chunk: Buffer) => {
+      length += chunk.length;
+      if (length > maxBytes) {
+        cleanup();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      // The parser gives each chunk a buffer of its own, so a body that came in one needs no copy.
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length));
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(new ClientGoneError(`The connection closed mid-body (${error.message})`, { cause: error }));
+    };
+    const onClose = () => onError(new Error('closed'));
+    const cleanup = () => {
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('error', onError);
+      request.off('close', onClose);
+    };
+    request.on('data', onData);
+    request.once('end', onEnd);
+    request.once('error', onError);
+    // 'close' without 'end' or 'error' is a hang-up too; after 'end' the listener is already gone.
+    request.once('close', onClose);
+  });
 }

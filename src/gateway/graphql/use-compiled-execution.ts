@@ -186,6 +186,7 @@ function compileOrNull(
   try {
     return compile(schema, document, operation, maxSelections);
   } catch {
+    // A document graphql-jit cannot compile is still one graphql-js answers.
     return null;
   }
 }
@@ -201,13 +202,7 @@ function compile(schema: GraphQLSchema, document: DocumentNode, operation: Opera
   }
   const order = settleOrderOf(schema, operation, fragments, ASYNC_RESOLVERS);
   if (order === UNPREDICTABLE) return null;
-  let compiled: ReturnType<typeof compileQuery<Record<string, unknown>, Record<string, unknown>>>;
-  try {
-    compiled = compileQuery(schema, document, operation.name?.value);
-  } catch {
-    // A document graphql-jit cannot compile is still one graphql-js answers.
-    return null;
-  }
+  const compiled = compileQuery(schema, document, operation.name?.value);
   if (!isCompiledQuery(compiled)) return null;
   const text = document.loc?.source.body.length ?? 0;
   return { query: compiled.query as CompiledQueryFn, order, size: selections + Math.ceil(text / PLAN_CHARS_PER_SELECTION) };

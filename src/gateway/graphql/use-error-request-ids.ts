@@ -1,3 +1,4 @@
+import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayServerContext } from './server-context.js';
 
@@ -12,19 +13,17 @@ export type ErrorRequestIds = (error: unknown) => string | undefined;
  */
 export function useErrorRequestIds(): { plugin: Plugin<Record<string, unknown>, GatewayServerContext>; requestIdOf: ErrorRequestIds } {
   const requestIds = new WeakMap<object, string>();
+  // One hook object for every execution: the request id is read from the arguments it is given, not captured per request.
+  const afterExecution = {
+    onExecuteDone({ args, result }: { args: { contextValue: unknown }; result: unknown }) {
+      const { requestId } = args.contextValue as Partial<GatewayServerContext>;
+      const { errors } = result as { errors?: readonly GraphQLError[] };
+      if (requestId === undefined || errors === undefined) return;
+      for (const error of errors) requestIds.set(error.originalError ?? error, requestId);
+    },
+  };
   return {
     requestIdOf: (error) => (typeof error === 'object' && error !== null ? requestIds.get(error) : undefined),
-    plugin: {
-      onExecute({ args }) {
-        const { requestId } = args.contextValue as Partial<GatewayServerContext>;
-        if (requestId === undefined) return;
-        return {
-          onExecuteDone({ result }) {
-            if (!('errors' in result) || result.errors === undefined) return;
-            for (const error of result.errors) requestIds.set(error.originalError ?? error, requestId);
-          },
-        };
-      },
-    },
+    plugin: { onExecute: () => afterExecution },
   };
 }

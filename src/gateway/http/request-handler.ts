@@ -11,7 +11,7 @@ import type { CorsPolicy } from './cors.js';
 import { crossSiteRefusal } from './csrf.js';
 import { type LingerBounds, refuseBeforeBody } from './early-refusal.js';
 import type { Logger } from '../logger.js';
-import { GRAPHIQL_FILES_PATH, GRAPHQL_PATH, HEALTH_PATH, READY_PATH } from '../paths.js';
+import { GRAPHIQL_FILES_PATH, GRAPHQL_PATH, HEALTH_PATH, pathOf, READY_PATH } from '../paths.js';
 import { requestIdOf } from '../observability/observed-response.js';
 import { answerLive } from '../observability/readiness.js';
 import { AuthUnavailableError, RateLimitedError } from '../../errors/access-refusals.js';
@@ -270,12 +270,6 @@ function reject(options: RequestHandlerOptions, response: ServerResponse, refusa
   );
   if (bodyStillComing(response.req)) refuseBeforeBody(response, refusal, options.refusalLinger);
   else sendRejection(response, refusal);
-}
-
-/** The target without its query: a slice, not split()'s array. */
-function pathOf(target: string): string {
-  const query = target.indexOf('?');
-  return query < 0 ? target : target.slice(0, query);
 }
 
 function bodyStillComing(request: IncomingMessage): boolean {
