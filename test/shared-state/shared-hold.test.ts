@@ -1,26 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UpstreamCircuitOpenError, UpstreamRateLimitHoldError } from '../../src/errors/upstream-errors.js';
-import type { RedisStore } from '../../src/shared-state/redis-store.js';
 import { HOLD_CLOCK_SKEW_MS, SharedHold } from '../../src/upstream/shared-hold.js';
 import { manualClock } from '../support/clock.js';
-import { collectedLog } from '../support/log-lines.js';
-import { startRedisStore } from '../support/redis-server.js';
+import { redisStorePerTest } from '../support/redis-server.js';
 
 const LONGEST_HOLD_MS = 60_000;
 
-let redis: Awaited<ReturnType<typeof startRedisStore>>;
-let store: RedisStore;
-
-beforeEach(async () => {
-  redis = await startRedisStore(collectedLog());
-  store = redis.store;
-});
-afterEach(() => redis?.close());
+const store = redisStorePerTest();
 
 describe('SharedHold', () => {
   it("holds an instance back for another's Retry-After, and for its open circuit, until they end", async () => {
     const clock = manualClock();
-    const [first, second] = [new SharedHold(store, clock, LONGEST_HOLD_MS), new SharedHold(store, clock, LONGEST_HOLD_MS)];
+    const [first, second] = [new SharedHold(store(), clock, LONGEST_HOLD_MS), new SharedHold(store(), clock, LONGEST_HOLD_MS)];
     first.hold(LONGEST_HOLD_MS, true);
     await first.written();
     await expect(first.admit('a search')).resolves.toBeUndefined();
@@ -35,13 +26,13 @@ describe('SharedHold', () => {
 
   it('keeps to no hold longer than any instance writes, clock skew allowed: one written by hand would hold the fleet as long as it says', async () => {
     const clock = manualClock();
-    const hold = new SharedHold(store, clock, LONGEST_HOLD_MS);
+    const hold = new SharedHold(store(), clock, LONGEST_HOLD_MS);
     const written = (untilMs: number) => JSON.stringify({ by: 'another instance', until: clock() + untilMs, rateLimited: true });
-    await store.set('upstream:hold', written(LONGEST_HOLD_MS + HOLD_CLOCK_SKEW_MS), 3_600_000);
+    await store().set('upstream:hold', written(LONGEST_HOLD_MS + HOLD_CLOCK_SKEW_MS), 3_600_000);
     await expect(hold.admit('a search')).rejects.toThrow(UpstreamRateLimitHoldError);
-    await store.set('upstream:hold', written(LONGEST_HOLD_MS + HOLD_CLOCK_SKEW_MS + 1), 3_600_000);
+    await store().set('upstream:hold', written(LONGEST_HOLD_MS + HOLD_CLOCK_SKEW_MS + 1), 3_600_000);
     await expect(hold.admit('a search')).resolves.toBeUndefined();
-    await store.set('upstream:hold', written(Number.MAX_SAFE_INTEGER / 2), 3_600_000);
+    await store().set('upstream:hold', written(Number.MAX_SAFE_INTEGER / 2), 3_600_000);
     await expect(hold.admit('a search')).resolves.toBeUndefined();
   });
 });

@@ -1,35 +1,26 @@
 import { createHash } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RedisStore } from '../../src/shared-state/redis-store.js';
+import { describe, expect, it } from 'vitest';
 import type { Company } from '../../src/upstream/company.js';
 import { SharedWindows } from '../../src/upstream/shared-windows.js';
 import { encodeWindow } from '../../src/upstream/window-codec.js';
 import { NO_REPEATS, type SearchWindow } from '../../src/upstream/window-size.js';
 import { manualClock } from '../support/clock.js';
-import { collectedLog } from '../support/log-lines.js';
-import { startRedisStore } from '../support/redis-server.js';
+import { redisStorePerTest } from '../support/redis-server.js';
 
 const KEY = 'acme|gb|0';
 const TTL_MS = 60_000;
 const MAX_AGE_MS = 10 * 60_000;
 const HOUR_MS = 60 * 60_000;
 
-let redis: Awaited<ReturnType<typeof startRedisStore>>;
-let store: RedisStore;
-
-beforeEach(async () => {
-  redis = await startRedisStore(collectedLog());
-  store = redis.store;
-});
-afterEach(() => redis?.close());
+const store = redisStorePerTest();
 
 describe('SharedWindows', () => {
   it('takes a window stamped later than its own clock (a writer whose clock runs ahead) as fetched now, no fresher', async () => {
     const clock = manualClock();
-    const windows = new SharedWindows({ store, ttlMs: TTL_MS, maxAgeMs: MAX_AGE_MS, pageSize: 10, fetchTimeoutMs: 1_000, clock });
+    const windows = new SharedWindows({ store: store(), ttlMs: TTL_MS, maxAgeMs: MAX_AGE_MS, pageSize: 10, fetchTimeoutMs: 1_000, clock });
     // What an instance whose clock is an hour ahead publishes.
     const ahead: SearchWindow = { slots: [], repeated: NO_REPEATS, total: 0, fetchedAt: clock() + HOUR_MS };
-    await store.set(`w:${createHash('sha256').update(KEY).digest('base64url')}`, encodeWindow(KEY, ahead), HOUR_MS * 2);
+    await store().set(`w:${createHash('sha256').update(KEY).digest('base64url')}`, encodeWindow(KEY, ahead), HOUR_MS * 2);
 
     const read = await windows.read(KEY);
     // Judged by its stamp, it would stay fresh here, and in every in-process cache it lands in, for an hour past its age.
@@ -38,7 +29,7 @@ describe('SharedWindows', () => {
 
   it('reads back every window it publishes, whatever the upstream sent that its parser accepted', async () => {
     const clock = manualClock();
-    const windows = new SharedWindows({ store, ttlMs: TTL_MS, maxAgeMs: MAX_AGE_MS, pageSize: 10, fetchTimeoutMs: 1_000, clock });
+    const windows = new SharedWindows({ store: store(), ttlMs: TTL_MS, maxAgeMs: MAX_AGE_MS, pageSize: 10, fetchTimeoutMs: 1_000, clock });
     const company = (fields: Partial<Company>): Company => ({
       name: 'Acme',
       companyNumber: '1',

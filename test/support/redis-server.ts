@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
+import { afterEach, beforeEach } from 'vitest';
 import type { UpstreamLog } from '../../src/upstream/log.js';
 import { RedisStore } from '../../src/shared-state/redis-store.js';
+import { collectedLog } from './log-lines.js';
 import { within } from './within.js';
 
 /** A redis-server this test started on a loopback port, run by its PID. */
@@ -117,5 +119,22 @@ export async function startRedisStore(
       await store.close();
       await redis.stop();
     },
+  };
+}
+
+/**
+ * A redis-server and a RedisStore on it for each test of the calling file,
+ * both stopped after the test: call at the top of the file, and `store()` in
+ * a test is that test's own, empty store.
+ */
+export function redisStorePerTest(): () => RedisStore {
+  let started: Awaited<ReturnType<typeof startRedisStore>> | undefined;
+  beforeEach(async () => {
+    started = await startRedisStore(collectedLog());
+  });
+  afterEach(() => started?.close());
+  return () => {
+    if (started === undefined) throw new Error('redisStorePerTest: the store exists only inside a test');
+    return started.store;
   };
 }
