@@ -4,6 +4,7 @@ import { parse } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { allFixtureCompanies, fixtureCompanies, type CompanyResult } from '../../src/lookup-service/index.js';
 import { CompanyByNumberDocument, NodeByIdDocument, SearchCompaniesDocument } from '../generated/graphql.js';
+import { manualClock } from '../support/clock.js';
 import { expectedCompany } from '../support/expected.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { upstreamSearches } from '../support/upstream-calls.js';
@@ -25,16 +26,21 @@ const numberInName: CompanyResult = {
 };
 
 let stack: Stack;
+/** Moved past the windows' lifetime before each test: every upstream search counted here comes from the test at hand. */
+const clock = manualClock();
 
 beforeAll(async () => {
   stack = await startStack({
+    clock,
     lookup: { companies: [...allFixtureCompanies, gbTwinOfIrishNumber, numberInName] },
-    // No reuse of windows across requests: every upstream search counted here comes from the request at hand.
     gateway: { cacheTtlMs: 1, cacheStaleWhileRevalidateMs: 0 },
   });
 });
 afterAll(() => stack?.close());
-beforeEach(() => stack.lookup.counters.reset());
+beforeEach(() => {
+  clock.advance(2);
+  stack.lookup.counters.reset();
+});
 
 function globalId(company: CompanyResult): string {
   return encodeGlobalID('Company', `${company.jurisdiction}:${company.companyNumber}`);

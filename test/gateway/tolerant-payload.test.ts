@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { allFixtureCompanies, fixtureCompanies, fixtureCompaniesByStatus, type CompanyResult } from '../../src/lookup-service/index.js';
 import { SearchCompaniesDocument, type CompanyDetailsFragment } from '../generated/graphql.js';
+import { manualClock } from '../support/clock.js';
 import { expectedCompany } from '../support/expected.js';
 import { startStack, type Stack } from '../support/stack.js';
 
@@ -18,16 +19,19 @@ const TARGET_INDEX = FERNCASTLE.indexOf(TARGET);
 const MALFORMED_FIELDS_LOG = 'Upstream sent malformed fields; read them as null';
 
 let stack: Stack;
+/** Moved past the cache's lifetime before each test, so every test's search reaches the lookup service and sees its own mapResults. */
+const clock = manualClock();
 
 beforeAll(async () => {
   stack = await startStack({
+    clock,
     lookup: { companies: allFixtureCompanies },
-    // Every request reaches the lookup service, so each test sees its own mapResults.
     gateway: { cacheTtlMs: 1, cacheStaleWhileRevalidateMs: 0 },
   });
 });
 afterAll(() => stack?.close());
 beforeEach(() => {
+  clock.advance(2);
   stack.lookup.counters.reset();
   stack.logs.length = 0;
 });
