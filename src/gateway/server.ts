@@ -21,6 +21,7 @@ import { DOCUMENT_CACHE_SHARE, DocumentCache } from './graphql/document-cache.js
 import { createGateway } from './graphql/yoga.js';
 import type { CompiledExecutionOptions } from './graphql/use-compiled-execution.js';
 import { createYogaResponder } from './response-cache/yoga-responder.js';
+import { createDirectAnswers, type DirectAnswersOptions } from './graphql/direct-answers.js';
 import { graphiqlAvailability } from './graphiql/availability.js';
 import { GRAPHIQL_EXAMPLE_QUERY } from './graphiql/graphiql-example.js';
 import { createGraphiqlResponder, type GraphiqlResponder } from './graphiql/graphiql-responder.js';
@@ -83,6 +84,11 @@ export interface GatewayOptions {
   sleep?: Sleep | undefined;
   /** How repeated queries are compiled (graphql/use-compiled-execution.ts); false: graphql-js executes every operation, for the test comparing the two. */
   compiledExecution?: CompiledExecutionOptions | false | undefined;
+  /**
+   * How JSON POSTs are answered past Yoga's HTTP layer (graphql/direct-answers.ts); false: Yoga answers every
+   * request, for the test comparing the two. Off where tracing is on: the operation's span wraps Yoga's handling.
+   */
+  directAnswers?: DirectAnswersOptions | false | undefined;
 }
 
 /** The title of GraphiQL's page. */
@@ -139,7 +145,12 @@ export async function startGateway(
       : undefined;
   const handleRequest = requestHandlerFor(
     config,
-    createYogaResponder(gateway, responseCache, metrics),
+    createYogaResponder(
+      gateway,
+      responseCache,
+      metrics,
+      options.directAnswers === false || options.tracing ? undefined : createDirectAnswers(gateway, options.directAnswers),
+    ),
     graphiqlRoutesFor(config, graphiql),
     logger,
     (socket) => connectionCap.refusalFor(socket),

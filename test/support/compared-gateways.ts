@@ -2,7 +2,7 @@ import { parse, print } from 'graphql';
 import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { DEFAULT_COMPILE_AFTER } from '../../src/gateway/graphql/use-compiled-execution.js';
 import { allFixtureCompanies } from '../../src/lookup-service/index.js';
-import { send, type HttpRequest } from './http.js';
+import { send, type HttpAnswer, type HttpRequest } from './http.js';
 import { startStack, type Stack } from './stack.js';
 
 /** Both gateways' settings: every search reaches the upstream's window cache, not the answer cache, and no 429 part-way. */
@@ -21,16 +21,25 @@ export interface AnsweredBy {
   'graphql-js': number;
 }
 
+export interface WrittenBy {
+  /** Answers the direct lane wrote itself. */
+  direct: number;
+  /** Results the direct lane executed and Yoga wrote. */
+  yoga: number;
+}
+
 export interface Compared {
   text: string;
   /** How the compiling gateway answered, those of its sends it had compiled. */
   answeredBy: AnsweredBy;
+  /** How the compiling gateway's direct lane answered, those of its sends it took. */
+  writtenBy: WrittenBy;
 }
 
 export interface ComparedGateways {
-  /** Compiles repeated queries. */
+  /** Compiles repeated queries, and answers JSON POSTs past Yoga's HTTP layer. */
   readonly compiled: Stack;
-  /** graphql-js executes everything. */
+  /** graphql-js executes everything, and Yoga answers every request. */
   readonly reference: Stack;
   /**
    * Sends `request` to the reference gateway, then `sends` times (SENDS) to
@@ -42,11 +51,13 @@ export interface ComparedGateways {
 
 /**
  * Starts, for the test file calling it, two stacks over the same fixtures:
- * one gateway compiling repeated queries, one executing everything with
- * graphql-js, to compare their answers.
+ * one gateway compiling repeated queries and answering JSON POSTs through its
+ * direct lane, one executing everything with graphql-js inside Yoga, to
+ * compare their answers.
  */
 export function comparedGateways(): ComparedGateways {
   const answeredBy: AnsweredBy = { compiled: 0, 'graphql-js': 0 };
+  const writtenBy: WrittenBy = { direct: 0, yoga: 0 };
   let compiled: Stack | undefined;
   let reference: Stack | undefined;
   /** A clock of the gateways' own (fetchedAt, staleness) that moves only between cases, so both answer at the same instant. */
@@ -60,8 +71,15 @@ export function comparedGateways(): ComparedGateways {
         gateway: GATEWAY,
         sleep: RETRY_AT_ONCE,
         compiledExecution: { observe: (by) => (answeredBy[by] += 1) },
+        directAnswers: { observe: (by) => (writtenBy[by] += 1) },
       }),
-      startStack({ lookup: { companies: allFixtureCompanies }, gateway: GATEWAY, sleep: RETRY_AT_ONCE, compiledExecution: false }),
+      startStack({
+        lookup: { companies: allFixtureCompanies },
+        gateway: GATEWAY,
+        sleep: RETRY_AT_ONCE,
+        compiledExecution: false,
+        directAnswers: false,
+      }),
     ]);
   });
   afterAll(async () => {
@@ -88,15 +106,37 @@ export function comparedGateways(): ComparedGateways {
       const expected = await send(reference!.gateway.url, { path: '/graphql', ...request });
       answeredBy.compiled = 0;
       answeredBy['graphql-js'] = 0;
+      writtenBy.direct = 0;
+      writtenBy.yoga = 0;
       for (let sent = 0; sent < sends; sent++) {
         const answer = await send(compiled!.gateway.url, { path: '/graphql', ...request });
-        expect({ status: answer.status, body: answer.text }).toEqual({ status: expected.status, body: expected.text });
+        expect(comparable(answer)).toEqual(comparable(expected));
       }
       // An answer without errors never needs graphql-js to run again.
       if (!expected.text.includes('"errors"')) expect(answeredBy['graphql-js']).toBe(0);
-      return { text: expected.text, answeredBy: { ...answeredBy } };
+      // Nor Yoga to write it, where the direct lane takes the request.
+      if (expected.status === 200 && !expected.text.includes('"errors"') && takenByDirectLane(request)) {
+        expect(writtenBy).toEqual({ direct: sends, yoga: 0 });
+      }
+      return { text: expected.text, answeredBy: { ...answeredBy }, writtenBy: { ...writtenBy } };
     },
   };
+}
+
+/** What must be the same in both gateways' answers: status, media type and body. */
+function comparable({ status, headers, text }: HttpAnswer) {
+  return { status, contentType: headers['content-type'], body: text };
+}
+
+/** A JSON POST asking for a JSON answer, as graphql/direct-answers.ts takes them. */
+export function takenByDirectLane({ method, headers = {} }: HttpRequest): boolean {
+  const accept = headers.accept ?? headers.Accept;
+  const contentType = headers['content-type'] ?? headers['Content-Type'];
+  return (
+    method === 'POST' &&
+    /^application\/(graphql-response\+)?json$/.test(accept ?? '') &&
+    /^application\/(graphql\+)?json(;|$)/.test(contentType ?? '')
+  );
 }
 
 /** A POST of `document` (parsed and printed when text) with `variables`. */

@@ -5,6 +5,7 @@ import { createLogger } from '../../src/gateway/logger.js';
 import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
 import type { Tracing } from '../../src/gateway/observability/tracing.js';
 import type { CompiledExecutionOptions } from '../../src/gateway/graphql/use-compiled-execution.js';
+import type { DirectAnswersOptions } from '../../src/gateway/graphql/direct-answers.js';
 import type { Clock, Sleep } from '../../src/upstream/resilience/clock.js';
 import { startLookupService, type LookupService, type LookupServiceOptions } from '../../src/lookup-service/index.js';
 import { send, type HttpAnswer } from './http.js';
@@ -52,6 +53,8 @@ export interface StackOptions {
   clientId?: string;
   /** How the gateway compiles repeated queries, e.g. to observe it; false: graphql-js executes every operation, never graphql-jit. */
   compiledExecution?: CompiledExecutionOptions | false;
+  /** How JSON POSTs are answered past Yoga's HTTP layer, e.g. to observe it; false: Yoga answers every request. */
+  directAnswers?: DirectAnswersOptions | false;
 }
 
 /** The embedded lookup service and a gateway in front of it, both on loopback ports of their own. */
@@ -70,6 +73,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       tokenAtStart: options.tokenAtStart ?? false,
       drainWait: options.drainWait,
       compiledExecution: options.compiledExecution,
+      directAnswers: options.directAnswers,
     },
   );
 

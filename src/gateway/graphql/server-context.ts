@@ -1,3 +1,4 @@
+import type { ExecutionResult } from 'graphql';
 import type { ResponseNotes } from '../../schema/response-notes.js';
 
 /** Told how each operation of a request went; the response cache's ExecutionRecord decides from it whether the answer may be reused. */
@@ -10,4 +11,8 @@ export interface GatewayServerContext {
   execution: ExecutionObserver;
   /** Given in `extensions.requestId` of every error. */
   requestId?: string | undefined;
+  /** The request's result, already executed by the direct lane (direct-answers.ts): Yoga only writes it. */
+  settled?: SettledResult | undefined;
 }
+
+export type SettledResult = ExecutionResult | AsyncIterable<ExecutionResult>;

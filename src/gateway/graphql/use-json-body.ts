@@ -25,7 +25,7 @@ const QUOTED_TEXT = /,? ?(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/;
 export function useJsonBody(): Plugin {
   return {
     onRequestParse({ request, setRequestParser }) {
-      if (request.method === 'POST' && isJson(request.headers.get('content-type'))) setRequestParser(parseJsonBody);
+      if (request.method === 'POST' && isJsonContentType(request.headers.get('content-type'))) setRequestParser(parseJsonBody);
     },
     onParams({ params }) {
       const operation: unknown = params;
@@ -62,7 +62,8 @@ function syntaxProblem(error: unknown): string {
   return problem === '' ? 'its first characters are not JSON' : problem;
 }
 
-function isJson(contentType: string | null): boolean {
+/** Whether Yoga reads a body of this Content-Type as JSON, and so this plugin parses it. */
+export function isJsonContentType(contentType: string | null | undefined): boolean {
   const first = contentType?.split(',', 1)[0];
   return JSON_MEDIA_TYPES.some((type) => first === type || first?.startsWith(`${type};`) === true);
 }

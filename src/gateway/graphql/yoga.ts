@@ -17,6 +17,7 @@ import { useDocumentCache } from './use-document-cache.js';
 import { useErrorRequestIds } from './use-error-request-ids.js';
 import { useRequestId } from './use-request-id.js';
 import { useResponseNotes } from './use-response-notes.js';
+import { useSettledResult } from './use-settled-result.js';
 import { useVariableErrorCodes } from './use-variable-error-codes.js';
 
 export interface GatewayOptions {
@@ -63,6 +64,7 @@ export function createGateway({
       deadline: deadlineIn(requestDeadlineMs, request.signal),
       notes: new ResponseNotes(),
     }),
+    // direct-answers.ts writes answers without errors past the onResultProcess hooks: none of these may change such an answer there.
     plugins: [
       ...tracingPlugins,
       useResponseNotes(),
@@ -73,6 +75,7 @@ export function createGateway({
       errorRequestIds.plugin,
       ...observers,
       ...(compiledExecution ? [useCompiledExecution(compiledExecution)] : []),
+      useSettledResult(),
     ],
     // Bounded by bytes; Yoga's default is 1,024 documents whatever their size. Validation results go with their document.
     parserAndValidationCache: { documentCache: documents, errorCache: NO_PARSE_ERROR_CACHE },

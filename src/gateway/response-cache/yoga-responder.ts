@@ -2,6 +2,8 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { Readable } from 'node:stream';
 import { ExecutionRecord } from './execution-record.js';
 import { isReusableRequest, type ResponseCache } from './response-cache.js';
+import type { DirectOutcome } from '../graphql/direct-answers.js';
+import type { GatewayServerContext } from '../graphql/server-context.js';
 import type { Gateway } from '../graphql/yoga.js';
 import { noteOutcome, requestIdOf } from '../observability/observed-response.js';
 
@@ -35,12 +37,25 @@ function isReusableContentType(contentType: string | null): contentType is strin
   return contentType !== null && REUSABLE_CONTENT_TYPES.some((type) => contentType.startsWith(type));
 }
 
+/** Answers what it can of a request without Yoga's HTTP layer (graphql/direct-answers.ts); undefined where it does not take the request. */
+export type DirectAnswers = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  body: Buffer | undefined,
+  serverContext: GatewayServerContext,
+) => Promise<DirectOutcome> | undefined;
+
 /**
  * Answers a request that passed every check in front: from the response cache
- * when it holds this very request (at once, with no promise), otherwise with
- * Yoga, keeping the answer when its execution record says it may be reused.
+ * when it holds this very request (at once, with no promise), otherwise by the
+ * direct lane or Yoga, keeping the answer when its execution record says it may be reused.
  */
-export function createYogaResponder(gateway: Gateway, cache: ResponseCache | undefined, observer?: ResponseCacheObserver) {
+export function createYogaResponder(
+  gateway: Gateway,
+  cache: ResponseCache | undefined,
+  observer?: ResponseCacheObserver,
+  direct?: DirectAnswers,
+) {
   return (request: IncomingMessage, response: ServerResponse, body: Buffer | undefined): Promise<void> | undefined => {
     const key = cache && isReusableRequest(request, body) ? cache.keyOf(request, body) : undefined;
     const hit = key === undefined ? undefined : cache?.get(key);
@@ -51,33 +66,56 @@ export function createYogaResponder(gateway: Gateway, cache: ResponseCache | und
       response.end(hit.body);
       return undefined;
     }
-    return execute(gateway, cache, key, request, response, body);
+    return execute(gateway, direct, cache, key, request, response, body);
   };
 }
 
-/** A request the cache does not answer: Yoga answers it, and the answer is kept when its execution record says it may be reused. */
+/** A request the cache does not answer: the direct lane or Yoga answers it, and the answer is kept when its execution record says it may be reused. */
 async function execute(
   gateway: Gateway,
+  direct: DirectAnswers | undefined,
   cache: ResponseCache | undefined,
   key: string | undefined,
   request: IncomingMessage,
   response: ServerResponse,
   body: Buffer | undefined,
 ): Promise<void> {
+  const execution = new ExecutionRecord();
+  noteOutcome(response, 'graphql');
+  const serverContext: GatewayServerContext = { execution, requestId: requestIdOf(response) };
+  const answering = direct?.(request, response, body, serverContext);
+  const outcome = answering && (await answering);
+  if (outcome !== undefined && 'body' in outcome) {
+    if (response.destroyed) return;
+    response.writeHead(outcome.status, { 'content-length': outcome.body.length, 'content-type': outcome.contentType });
+    response.end(outcome.body);
+    keep(cache, key, outcome.status, outcome.contentType, outcome.body, execution);
+    return;
+  }
   // @whatwg-node/server (under Yoga) takes a `body` already read in place of the request stream. A
   // stream, not the Buffer itself: it counts the own keys of what it is given, one per byte of a Buffer.
   if (body) Object.assign(request, { body: Readable.from([body]) });
-  const execution = new ExecutionRecord();
-  noteOutcome(response, 'graphql');
-  const answer = await gateway.handleNodeRequestAndResponse(request, response, { execution, requestId: requestIdOf(response) });
+  // Executed by the direct lane already: Yoga writes that result (graphql/use-settled-result.ts) in a context of its own.
+  const context = outcome === undefined ? serverContext : { execution, requestId: serverContext.requestId, settled: outcome.settled };
+  const answer = await gateway.handleNodeRequestAndResponse(request, response, context);
   const answerBody = asBuffer(await answer.arrayBuffer());
   if (response.destroyed) return;
   response.writeHead(answer.status, endToEndHeaders(answer.headers, answerBody.length));
   response.end(answerBody);
+  keep(cache, key, answer.status, answer.headers.get('content-type'), answerBody, execution);
+}
 
-  const contentType = answer.headers.get('content-type');
+/** Keeps an answer that its execution record says may be reused. */
+function keep(
+  cache: ResponseCache | undefined,
+  key: string | undefined,
+  status: number,
+  contentType: string | null,
+  body: Buffer,
+  execution: ExecutionRecord,
+): void {
   const reusableUntil = execution.reusableUntil();
-  if (key !== undefined && answer.status === 200 && reusableUntil !== undefined && isReusableContentType(contentType)) {
-    cache?.set(key, { contentType, body: answerBody }, reusableUntil);
+  if (key !== undefined && status === 200 && reusableUntil !== undefined && isReusableContentType(contentType)) {
+    cache?.set(key, { contentType, body }, reusableUntil);
   }
 }

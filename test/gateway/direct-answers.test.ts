@@ -1,0 +1,107 @@
+import { print } from 'graphql';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { allFixtureCompanies } from '../../src/lookup-service/index.js';
+import { DashboardSearchDocument } from '../generated/graphql.js';
+import type { WrittenBy } from '../support/compared-gateways.js';
+import { send } from '../support/http.js';
+import { startStack, type Stack } from '../support/stack.js';
+
+const writtenBy: WrittenBy = { direct: 0, yoga: 0 };
+let stack: Stack;
+/** A gateway whose Yoga answers every request, for the answer each case must match. */
+let reference: Stack;
+
+beforeAll(async () => {
+  // No answer cache and no window reuse: every request below executes, and every search reaches the upstream.
+  const gateway = { responseCache: false, rateLimitPerMinute: 0, cacheTtlMs: 1, cacheStaleWhileRevalidateMs: 0, upstreamRetries: 0 };
+  [stack, reference] = await Promise.all([
+    startStack({ lookup: { companies: allFixtureCompanies }, gateway, directAnswers: { observe: (by) => (writtenBy[by] += 1) } }),
+    startStack({ lookup: { companies: allFixtureCompanies }, gateway, directAnswers: false }),
+  ]);
+});
+afterAll(() => Promise.all([stack?.close(), reference?.close()]));
+beforeEach(() => {
+  writtenBy.direct = 0;
+  writtenBy.yoga = 0;
+  for (const { lookup } of [stack, reference]) {
+    lookup.knobs.clearFaults();
+    lookup.counters.reset();
+  }
+});
+
+const DASHBOARD = print(DashboardSearchDocument);
+
+/** Sends the same request to both gateways; the answers' status, media type and body, which must be the same. */
+async function bothAnswer(body: string, headers: Record<string, string>) {
+  const request = { method: 'POST', path: '/graphql', headers: { 'x-request-id': 'direct-test', ...headers }, body };
+  const [answer, expected] = [await send(stack.gateway.url, request), await send(reference.gateway.url, request)];
+  const comparable = ({ status, headers, text }: typeof answer) => ({ status, contentType: headers['content-type'], text });
+  expect(comparable(answer)).toEqual(comparable(expected));
+  return { status: answer.status, contentType: answer.headers['content-type'], text: answer.text };
+}
+
+const JSON_POST = { 'content-type': 'application/json' };
+
+describe('the direct lane', () => {
+  it.each([
+    ['application/graphql-response+json', 'application/graphql-response+json; charset=utf-8'],
+    ['application/json', 'application/json; charset=utf-8'],
+    ['application/json;q=0.5, application/graphql-response+json', 'application/graphql-response+json; charset=utf-8'],
+  ])('writes an answer without errors itself, as Yoga would (Accept %s)', async (accept, contentType) => {
+    const answer = await bothAnswer(JSON.stringify({ query: DASHBOARD, variables: { q: 'ferncastle', jurisdiction: 'GB' } }), {
+      ...JSON_POST,
+      accept,
+    });
+    expect(answer).toMatchObject({ status: 200, contentType });
+    expect(JSON.parse(answer.text)).toEqual({ data: { searchCompanies: expect.objectContaining({ totalCount: 10 }) } });
+    expect(writtenBy).toEqual({ direct: 1, yoga: 0 });
+  });
+
+  it('has Yoga write a result with errors, without executing it again', async () => {
+    stack.lookup.knobs.failSearch({ status: 503 });
+    reference.lookup.knobs.failSearch({ status: 503 });
+    // A search neither gateway made before: no stale copy stands in for the failed search.
+    const answer = await bothAnswer(JSON.stringify({ query: DASHBOARD, variables: { q: 'marlowe', jurisdiction: 'GB' } }), {
+      ...JSON_POST,
+      accept: 'application/graphql-response+json',
+    });
+    expect(JSON.parse(answer.text).errors).toEqual([
+      expect.objectContaining({ extensions: { code: 'UPSTREAM_UNAVAILABLE', requestId: 'direct-test' } }),
+    ]);
+    expect(writtenBy).toEqual({ direct: 0, yoga: 1 });
+    expect(stack.lookup.counters.searchRequests).toBe(1);
+  });
+
+  it('has Yoga write a variable that cannot be coerced, from the one execution', async () => {
+    const answer = await bothAnswer(JSON.stringify({ query: DASHBOARD, variables: { q: 'ferncastle', jurisdiction: 7 } }), {
+      ...JSON_POST,
+      accept: 'application/json',
+    });
+    expect(JSON.parse(answer.text).errors).toEqual([
+      expect.objectContaining({ extensions: expect.objectContaining({ requestId: 'direct-test' }) }),
+    ]);
+    expect(writtenBy).toEqual({ direct: 0, yoga: 1 });
+    expect(stack.lookup.counters.searchRequests).toBe(0);
+  });
+
+  it.each([
+    ['a parameter Yoga does not know', JSON.stringify({ query: DASHBOARD, variables: {}, unknown: 1 })],
+    ['a query that is not a string', JSON.stringify({ query: 7 })],
+    ['an operation name the document lacks', JSON.stringify({ query: DASHBOARD, operationName: 'Elsewhere' })],
+  ])('leaves to Yoga a request its parameter checks refuse: %s', async (_, body) => {
+    const answer = await bothAnswer(body, { ...JSON_POST, accept: 'application/graphql-response+json' });
+    expect(answer.status).toBe(400);
+    expect(writtenBy.direct).toBe(0);
+    expect(stack.lookup.counters.searchRequests).toBe(0);
+  });
+
+  it.each([
+    ['a batch', JSON.stringify([{ query: DASHBOARD, variables: { q: 'ferncastle', jurisdiction: 'GB' } }]), JSON_POST],
+    ['a body that is not JSON', '{"query": ', JSON_POST],
+    ['a GraphQL body', DASHBOARD.replace('$q: String!', '$q: String! = "ferncastle"'), { 'content-type': 'application/graphql' }],
+    ['an event stream', JSON.stringify({ query: '{ __typename }' }), { ...JSON_POST, accept: 'text/event-stream' }],
+  ])('does not take %s', async (_, body, headers) => {
+    await bothAnswer(body, headers);
+    expect(writtenBy).toEqual({ direct: 0, yoga: 0 });
+  });
+});
