@@ -6,7 +6,7 @@ import { ResponseNotes } from '../../schema/response-notes.js';
 import type { UpstreamClient } from '../../upstream/client.js';
 import { deadlineIn } from '../../upstream/resilience/deadline.js';
 import type { Logger } from '../logger.js';
-import { GRAPHQL_PATH, HEALTH_PATH } from '../paths.js';
+import { GRAPHQL_PATH } from '../paths.js';
 import { type DocumentCache, NO_PARSE_ERROR_CACHE } from './document-cache.js';
 import { createErrorMasker } from './mask-error.js';
 import { DOCUMENT_ID_PARAM } from './use-trusted-documents.js';
@@ -55,7 +55,10 @@ export function createGateway({
   return createYoga<GatewayServerContext, GatewayContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
-    healthCheckEndpoint: HEALTH_PATH,
+    // /health is answered in front of Yoga (http/request-handler.ts), which hands Yoga /graphql alone. Yoga's own
+    // check answers every URL that ends in its endpoint, /graphql?probe=/health too, with an empty 200 before reading
+    // the request; the direct lane answers that request as GraphQL. A space ends no request target: the check matches none.
+    healthCheckEndpoint: ' ',
     landingPage: false,
     // One context per operation: the operations of a batch each note their own errors and warnings.
     context: ({ request }) => ({

@@ -1,0 +1,52 @@
+/**
+ * Found by the adversarial review of the direct lane (graphql/direct-answers.ts):
+ * requests whose answer from the lane differed from the answer Yoga alone gave.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WrittenBy } from '../support/compared-gateways.js';
+import { send, type HttpRequest } from '../support/http.js';
+import { startStack, type Stack } from '../support/stack.js';
+
+const writtenBy: WrittenBy = { direct: 0, yoga: 0 };
+let stack: Stack;
+/** A gateway whose Yoga answers every request. */
+let reference: Stack;
+
+beforeAll(async () => {
+  const gateway = { responseCache: false, rateLimitPerMinute: 0 };
+  [stack, reference] = await Promise.all([
+    startStack({ gateway, directAnswers: { observe: (by) => (writtenBy[by] += 1) } }),
+    startStack({ gateway, directAnswers: false }),
+  ]);
+});
+afterAll(() => Promise.all([stack?.close(), reference?.close()]));
+
+/** Sends the same request to both gateways and checks that their status, media type and body are the same. */
+async function bothAnswer(request: HttpRequest) {
+  const [answer, expected] = [await send(stack.gateway.url, request), await send(reference.gateway.url, request)];
+  const comparable = ({ status, headers, text }: typeof answer) => ({ status, contentType: headers['content-type'], text });
+  expect(comparable(answer)).toEqual(comparable(expected));
+  return answer;
+}
+
+const TYPENAME = JSON.stringify({ query: '{ __typename }' });
+const JSON_POST = { 'content-type': 'application/json', accept: 'application/graphql-response+json' };
+
+describe('a request target ending in /health', () => {
+  // Yoga's built-in health check answers every URL that ends in its endpoint with an empty 200, before reading the
+  // request: Yoga alone answered POST /graphql?probe=/health so, the direct lane with the operation's result.
+  it.each(['/graphql?probe=/health', '/graphql?/health'])('is a GraphQL request like any other: POST %s', async (path) => {
+    const answer = await bothAnswer({ method: 'POST', path, headers: JSON_POST, body: TYPENAME });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.text)).toEqual({ data: { __typename: 'Query' } });
+  });
+
+  it('is a GraphQL request like any other: GET', async () => {
+    const answer = await bothAnswer({
+      path: `/graphql?query=${encodeURIComponent('{ __typename }')}&probe=/health`,
+      headers: { accept: 'application/graphql-response+json' },
+    });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.text)).toEqual({ data: { __typename: 'Query' } });
+  });
+});
