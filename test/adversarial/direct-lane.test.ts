@@ -1,6 +1,6 @@
 /**
  * Found by the adversarial review of the direct lane (graphql/direct-answers.ts):
- * requests whose answer from the lane differed from the answer Yoga alone gave.
+ * requests the lane handled otherwise than Yoga alone did.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WrittenBy } from '../support/compared-gateways.js';
@@ -48,5 +48,29 @@ describe('a request target ending in /health', () => {
     });
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.text)).toEqual({ data: { __typename: 'Query' } });
+  });
+});
+
+describe('an operation waiting on the upstream many times at once', () => {
+  // Every upstream wait listens on the request's abort signal (upstream/resilience/deadline.ts), one per alias of a
+  // search. Node warns of a leak past ten listeners on an AbortSignal, on stderr and once per request: whatwg-node's
+  // signal sets no limit, the lane's did.
+  it('makes Node warn of no listener leak', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      const aliases = Array.from({ length: 12 }, (_, i) => `a${i}: searchCompanies(q: "ferncastle", jurisdiction: GB) { totalCount }`);
+      const answer = await bothAnswer({
+        method: 'POST',
+        path: '/graphql',
+        headers: JSON_POST,
+        body: JSON.stringify({ query: `{ ${aliases.join(' ')} }` }),
+      });
+      expect(answer.status).toBe(200);
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });

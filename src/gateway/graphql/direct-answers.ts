@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { ExecutionResult } from 'graphql';
 import { type GraphQLParams, isAsyncIterable } from 'graphql-yoga';
@@ -108,6 +109,9 @@ type AbortableResponse = ServerResponse & { [ABORT]?: AbortController };
 /** Aborted when the client goes before its answer is written, as whatwg-node aborts a Request's signal. */
 function abortSignalOf(response: AbortableResponse): AbortSignal {
   const controller = new AbortController();
+  // Each upstream wait listens on it (upstream/resilience/deadline.ts), one per alias of a search; past ten, Node would
+  // warn of a leak on stderr for every such request. whatwg-node's signal has no limit either.
+  setMaxListeners(0, controller.signal);
   response[ABORT] = controller;
   // One function for every response, rather than a closure for each.
   response.once('close', abortUnlessFinished);
