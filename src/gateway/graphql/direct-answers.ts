@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { ExecutionResult } from 'graphql';
 import { type GraphQLParams, isAsyncIterable } from 'graphql-yoga';
+import { isBatchBody } from './batch-body.js';
 import { isJsonContentType } from './use-json-body.js';
 import type { GatewayServerContext, SettledResult } from './server-context.js';
 import type { Gateway } from './yoga.js';
@@ -94,6 +95,8 @@ function isPlain(result: ExecutionResult & { stringify?: unknown }): boolean {
 
 /** The body as one operation's parameters, or undefined where Yoga's parser would refuse it or find a batch. */
 function jsonObjectOf(body: Buffer): GraphQLParams | undefined {
+  // A batch goes to Yoga, which parses it anyway: not parsed here first.
+  if (isBatchBody(body)) return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.toString('utf8'));
