@@ -31,13 +31,21 @@ beforeEach(() => {
 
 const DASHBOARD = print(DashboardSearchDocument);
 
-/** Sends the same request to both gateways; the answers' status, media type and body, which must be the same. */
+/**
+ * Sends the same request to both gateways; the answers' status, headers (all but Date, which the clock decides) and
+ * body, which must be the same: the lane writes its own head, Content-Length included.
+ */
 async function bothAnswer(body: string, headers: Record<string, string>) {
   const request = { method: 'POST', path: '/graphql', headers: { 'x-request-id': 'direct-test', ...headers }, body };
   const [answer, expected] = [await send(stack.gateway.url, request), await send(reference.gateway.url, request)];
-  const comparable = ({ status, headers, text }: typeof answer) => ({ status, contentType: headers['content-type'], text });
+  const comparable = ({ status, headers: { date: _date, ...headers }, text }: typeof answer) => ({ status, headers, text });
   expect(comparable(answer)).toEqual(comparable(expected));
   return { status: answer.status, contentType: answer.headers['content-type'], text: answer.text };
+}
+
+/** Operations the lane's gateway has run so far: Yoga logs this line for each one it executes, not for a settled result it only writes. */
+function operationsRun(): number {
+  return stack.logs.filter((line) => line.includes('"Processing GraphQL Parameters"')).length;
 }
 
 const JSON_POST = { 'content-type': 'application/json' };
@@ -73,6 +81,7 @@ describe('the direct lane', () => {
   });
 
   it('has Yoga write a variable that cannot be coerced, from the one execution', async () => {
+    const runsBefore = operationsRun();
     const answer = await bothAnswer(JSON.stringify({ query: DASHBOARD, variables: { q: 'ferncastle', jurisdiction: 7 } }), {
       ...JSON_POST,
       accept: 'application/json',
@@ -81,17 +90,29 @@ describe('the direct lane', () => {
       expect.objectContaining({ extensions: expect.objectContaining({ requestId: 'direct-test' }) }),
     ]);
     expect(writtenBy).toEqual({ direct: 0, yoga: 1 });
+    expect(operationsRun() - runsBefore).toBe(1);
     expect(stack.lookup.counters.searchRequests).toBe(0);
   });
 
   it.each([
     ['a parameter Yoga does not know', JSON.stringify({ query: DASHBOARD, variables: {}, unknown: 1 })],
     ['a query that is not a string', JSON.stringify({ query: 7 })],
-    ['an operation name the document lacks', JSON.stringify({ query: DASHBOARD, operationName: 'Elsewhere' })],
   ])('leaves to Yoga a request its parameter checks refuse: %s', async (_, body) => {
     const answer = await bothAnswer(body, { ...JSON_POST, accept: 'application/graphql-response+json' });
     expect(answer.status).toBe(400);
-    expect(writtenBy.direct).toBe(0);
+    // Refused in onParams, before anything ran: the lane neither wrote it nor handed Yoga a result.
+    expect(writtenBy).toEqual({ direct: 0, yoga: 0 });
+    expect(stack.lookup.counters.searchRequests).toBe(0);
+  });
+
+  it('has Yoga write the 400 of an operation name the document lacks, refused after parsing', async () => {
+    const answer = await bothAnswer(JSON.stringify({ query: DASHBOARD, operationName: 'Elsewhere' }), {
+      ...JSON_POST,
+      accept: 'application/graphql-response+json',
+    });
+    expect(answer.status).toBe(400);
+    // Not an onParams refusal: the lane's run ends in a result with the error, which Yoga writes.
+    expect(writtenBy).toEqual({ direct: 0, yoga: 1 });
     expect(stack.lookup.counters.searchRequests).toBe(0);
   });
 
@@ -99,6 +120,8 @@ describe('the direct lane', () => {
     ['a batch', JSON.stringify([{ query: DASHBOARD, variables: { q: 'ferncastle', jurisdiction: 'GB' } }]), JSON_POST],
     ['a body that is not JSON', '{"query": ', JSON_POST],
     ['a GraphQL body', DASHBOARD.replace('$q: String!', '$q: String! = "ferncastle"'), { 'content-type': 'application/graphql' }],
+    // Yoga reads it as a GraphQL document (a syntax error); a lane that looked at the bytes alone would run it.
+    ['a JSON body sent as a GraphQL body', JSON.stringify({ query: '{ __typename }' }), { 'content-type': 'application/graphql' }],
     ['an event stream', JSON.stringify({ query: '{ __typename }' }), { ...JSON_POST, accept: 'text/event-stream' }],
   ])('does not take %s', async (_, body, headers) => {
     await bothAnswer(body, headers);

@@ -88,6 +88,27 @@ describe('response cache', () => {
     expect(operationsRun(stack)).toBe(2);
   });
 
+  it('keeps the answers the direct lane wrote to a POST with different Accept headers apart, each with its own content type', async () => {
+    const stack = await start();
+    const answers = [];
+    for (const accept of [
+      'application/graphql-response+json',
+      'application/json',
+      'application/graphql-response+json',
+      'application/json',
+    ]) {
+      answers.push(await stack.post(SEARCH, { accept }));
+    }
+    expect(answers.map((answer) => answer.headers['content-type'])).toEqual([
+      'application/graphql-response+json; charset=utf-8',
+      'application/json; charset=utf-8',
+      'application/graphql-response+json; charset=utf-8',
+      'application/json; charset=utf-8',
+    ]);
+    expect(new Set(answers.map((answer) => answer.text)).size).toBe(1);
+    expect(operationsRun(stack)).toBe(2);
+  });
+
   it('still checks access and rate limits on every hit', async () => {
     const stack = await start({
       cacheTtlMs: 60_000,

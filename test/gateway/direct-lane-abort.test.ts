@@ -1,0 +1,110 @@
+/**
+ * The direct lane's abort signal (graphql/direct-answers.ts), driven by events rather than by latencies and client
+ * timeouts: the upstream holds the first window of the page until the test has seen the gateway notice its client left.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { print } from 'graphql';
+import { Agent, request } from 'undici';
+import { afterEach, expect, it, vi } from 'vitest';
+import { encodeCursor, searchFingerprint } from '../../src/schema/cursor.js';
+import { normalizeSearchQuery, searchQueryKey } from '../../src/upstream/search-query.js';
+import { DashboardSearchDocument, SearchCompaniesDocument } from '../generated/graphql.js';
+import { startStack, type Stack } from '../support/stack.js';
+
+let stack: Stack | undefined;
+let proxy: Server | undefined;
+/** Lets a held search go on, so that a failing test still closes. */
+let releaseHeld = () => {};
+afterEach(async () => {
+  releaseHeld();
+  await stack?.close();
+  await new Promise((resolve) => proxy?.close(resolve) ?? resolve(undefined));
+  stack = proxy = undefined;
+});
+
+/** Between the gateway and the lookup service: the search of `q` waits until `release()`; `reached` resolves when it arrives. */
+async function holdingUpstream(q: string) {
+  let target = '';
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  releaseHeld = () => release();
+  let arrived!: () => void;
+  const reached = new Promise<void>((resolve) => (arrived = resolve));
+  proxy = createServer(async (incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of incoming) chunks.push(chunk as Buffer);
+    if (new URL(incoming.url ?? '/', 'http://upstream').searchParams.get('q') === q) {
+      arrived();
+      await released;
+    }
+    const { host: _host, ...headers } = incoming.headers;
+    const answer = await request(`${target}${incoming.url}`, {
+      method: incoming.method as 'GET' | 'POST',
+      headers: headers as Record<string, string>,
+      body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+    });
+    const body = Buffer.from(await answer.body.arrayBuffer());
+    outgoing.writeHead(answer.statusCode, { 'content-type': String(answer.headers['content-type'] ?? 'application/json') });
+    outgoing.end(body);
+  });
+  await new Promise<void>((resolve) => proxy!.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    forwardTo: (url: string) => (target = url.replace(/\/$/, '')),
+    reached,
+    release,
+  };
+}
+
+it('a client that leaves stops its own work in the direct lane: the next window of its page is never asked for', async () => {
+  const upstream = await holdingUpstream('holdings');
+  const writtenBy = { direct: 0, yoga: 0 };
+  stack = await startStack({
+    upstreamUrl: upstream.url,
+    gateway: { upstreamPageParam: 'page', responseCache: false },
+    directAnswers: { observe: (by) => (writtenBy[by] += 1) },
+  });
+  upstream.forwardTo(stack.lookup.url);
+  // The token comes first, so that only the search below waits.
+  await stack.execute(DashboardSearchDocument, { q: 'warm up', jurisdiction: 'GB' });
+  const searchesBefore = stack.lookup.counters.searchQueries.length;
+
+  // Positions 45 to 64 span the first window and the second; the first is read first.
+  const after = encodeCursor(searchFingerprint(searchQueryKey(normalizeSearchQuery('holdings', 'GB'))), 44);
+  const variables = { q: 'holdings', jurisdiction: 'GB', pageSize: 20, after };
+  const client = new Agent();
+  const leaving = new AbortController();
+  const abandoned = request(stack.gateway.graphqlUrl, {
+    method: 'POST',
+    // A JSON POST asking for JSON: the direct lane's.
+    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+    body: JSON.stringify({ query: print(SearchCompaniesDocument), variables }),
+    signal: leaving.signal,
+    dispatcher: client,
+  }).then(
+    () => expect.fail('the request should have been abandoned'),
+    (error: Error) => expect(error.name).toBe('AbortError'),
+  );
+  await upstream.reached;
+  leaving.abort();
+  await abandoned;
+  await client.destroy();
+  // The lane's signal told the resolver waiting on the first window that its client had gone.
+  await vi.waitFor(() => expect(stack!.logs.some((line) => line.includes('The client left before its answer was ready'))).toBe(true));
+  // The lane ran it (the warm-up, written by the lane) and handed Yoga its result with the error to write.
+  await vi.waitFor(() => expect(writtenBy).toEqual({ direct: 1, yoga: 1 }));
+
+  const cachedBefore = stack.gateway.cacheBytes;
+  upstream.release();
+  // The first window's answer is in the caches; a page still being cut would have asked for the second window by then.
+  await vi.waitFor(() => expect(stack!.gateway.cacheBytes).toBeGreaterThan(cachedBefore));
+  expect(stack.lookup.counters.searchQueries.slice(searchesBefore)).toEqual(['q=holdings&jurisdiction=GB&pageSize=50&page=1']);
+
+  const { body } = await stack.execute(SearchCompaniesDocument, variables);
+  expect(body.data!.searchCompanies.edges).toHaveLength(20);
+  expect(stack.lookup.counters.searchQueries.slice(searchesBefore)).toEqual([
+    'q=holdings&jurisdiction=GB&pageSize=50&page=1',
+    'q=holdings&jurisdiction=GB&pageSize=50&page=2',
+  ]);
+});
