@@ -2,63 +2,26 @@
  * The direct lane's abort signal (graphql/direct-answers.ts), driven by events rather than by latencies and client
  * timeouts: the upstream holds the first window of the page until the test has seen the gateway notice its client left.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { print } from 'graphql';
 import { Agent, request } from 'undici';
 import { afterEach, expect, it, vi } from 'vitest';
 import { encodeCursor, searchFingerprint } from '../../src/schema/cursor.js';
 import { normalizeSearchQuery, searchQueryKey } from '../../src/upstream/search-query.js';
 import { DashboardSearchDocument, SearchCompaniesDocument } from '../generated/graphql.js';
+import { type HoldingUpstream, holdingUpstream } from '../support/holding-upstream.js';
 import { startStack, type Stack } from '../support/stack.js';
 
 let stack: Stack | undefined;
-let proxy: Server | undefined;
-/** Lets a held search go on, so that a failing test still closes. */
-let releaseHeld = () => {};
+let upstream: HoldingUpstream | undefined;
 afterEach(async () => {
-  releaseHeld();
+  // Released first, so that a failing test still closes.
+  await upstream?.close();
   await stack?.close();
-  await new Promise((resolve) => proxy?.close(resolve) ?? resolve(undefined));
-  stack = proxy = undefined;
+  stack = upstream = undefined;
 });
 
-/** Between the gateway and the lookup service: the search of `q` waits until `release()`; `reached` resolves when it arrives. */
-async function holdingUpstream(q: string) {
-  let target = '';
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  releaseHeld = () => release();
-  let arrived!: () => void;
-  const reached = new Promise<void>((resolve) => (arrived = resolve));
-  proxy = createServer(async (incoming, outgoing) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of incoming) chunks.push(chunk as Buffer);
-    if (new URL(incoming.url ?? '/', 'http://upstream').searchParams.get('q') === q) {
-      arrived();
-      await released;
-    }
-    const { host: _host, ...headers } = incoming.headers;
-    const answer = await request(`${target}${incoming.url}`, {
-      method: incoming.method as 'GET' | 'POST',
-      headers: headers as Record<string, string>,
-      body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
-    });
-    const body = Buffer.from(await answer.body.arrayBuffer());
-    outgoing.writeHead(answer.statusCode, { 'content-type': String(answer.headers['content-type'] ?? 'application/json') });
-    outgoing.end(body);
-  });
-  await new Promise<void>((resolve) => proxy!.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-    forwardTo: (url: string) => (target = url.replace(/\/$/, '')),
-    reached,
-    release,
-  };
-}
-
 it('a client that leaves stops its own work in the direct lane: the next window of its page is never asked for', async () => {
-  const upstream = await holdingUpstream('holdings');
+  upstream = await holdingUpstream('holdings');
   const writtenBy = { direct: 0, yoga: 0 };
   stack = await startStack({
     upstreamUrl: upstream.url,

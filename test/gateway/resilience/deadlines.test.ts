@@ -1,37 +1,45 @@
 import { print } from 'graphql';
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { encodeCursor, searchFingerprint } from '../../../src/schema/cursor.js';
-import { normalizeSearchQuery, searchQueryKey } from '../../../src/upstream/search-query.js';
-import { DashboardSearchDocument, SearchCompaniesDocument } from '../../generated/graphql.js';
+import { DashboardSearchDocument } from '../../generated/graphql.js';
+import { type HoldingUpstream, holdingUpstream } from '../../support/holding-upstream.js';
 import { startStack, type Stack, type StackOptions } from '../../support/stack.js';
 
 let stack: Stack | undefined;
 afterEach(() => stack?.close());
 
-async function start(options: StackOptions) {
+async function start(options: StackOptions, upstream?: HoldingUpstream) {
   stack = await startStack(options);
+  upstream?.forwardTo(stack.lookup.url);
   // The token is fetched before the upstream turns slow, so only searches are slow below.
   await stack.execute(DashboardSearchDocument, { q: 'warm up', jurisdiction: 'GB' });
   stack.lookup.counters.reset();
   return stack;
 }
 
-/** Sends a query and hangs up after `leaveAfterMs`, as a browser tab that closes does. */
-async function leaveEarly(stack: Stack, body: unknown, leaveAfterMs: number) {
+/**
+ * Sends a query and hangs up once the held search has reached the upstream, as a browser tab that closes does;
+ * resolves when the gateway has seen it go.
+ */
+async function leaveWhileHeld(stack: Stack, upstream: HoldingUpstream, body: unknown) {
   // A client of its own, closed with the request, as a closing tab's connection is.
   const client = new Agent();
-  await request(stack.gateway.graphqlUrl, {
+  const leaving = new AbortController();
+  const abandoned = request(stack.gateway.graphqlUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
-    signal: AbortSignal.timeout(leaveAfterMs),
+    signal: leaving.signal,
     dispatcher: client,
   }).then(
     () => expect.fail('the request should have been abandoned'),
-    (error: Error) => expect(error.name).toBe('TimeoutError'),
+    (error: Error) => expect(error.name).toBe('AbortError'),
   );
+  await upstream.reached;
+  leaving.abort();
+  await abandoned;
   await client.destroy();
+  await vi.waitFor(() => expect(stack.logs.some((line) => line.includes('The client left before its answer was ready'))).toBe(true));
 }
 
 describe('request deadline', () => {
@@ -60,11 +68,21 @@ describe('request deadline', () => {
 });
 
 describe('a client that leaves', () => {
+  let upstream: HoldingUpstream | undefined;
+  afterEach(() => upstream?.close());
+
+  /** A stack whose upstream holds the search for `q` until released; the token is fetched before, so only that search waits. */
+  async function startHolding(q: string) {
+    upstream = await holdingUpstream(q);
+    const stack = await start({ upstreamUrl: upstream.url, gateway: { responseCache: false } }, upstream);
+    return { stack, upstream };
+  }
+
   it('does not cancel the upstream call it started: the answer is cached for the next client', async () => {
-    const stack = await start({ lookup: { searchLatencyMs: 0 } });
-    stack.lookup.knobs.searchLatencyMs = 300;
+    const { stack, upstream } = await startHolding('ferncastle');
     const query = { query: print(DashboardSearchDocument), variables: { q: 'ferncastle', jurisdiction: 'GB' } };
-    await leaveEarly(stack, query, 100);
+    await leaveWhileHeld(stack, upstream, query);
+    upstream.release();
     // The call runs on without its client: the lookup service answers it, and the gateway caches the window.
     await vi.waitFor(() => expect(stack.lookup.counters.searchesAnswered).toBe(1), { timeout: 5_000, interval: 10 });
     await vi.waitFor(() => expect(stack.lookup.counters.searchesInFlight).toBe(0), { timeout: 5_000, interval: 10 });
@@ -76,38 +94,14 @@ describe('a client that leaves', () => {
   });
 
   it('does not cancel a call other clients are waiting for', async () => {
-    const stack = await start({});
-    stack.lookup.knobs.searchLatencyMs = 300;
+    const { stack, upstream } = await startHolding('ferncastle');
     const query = { query: print(DashboardSearchDocument), variables: { q: 'ferncastle', jurisdiction: 'GB' } };
-    const [, stayed] = await Promise.all([
-      leaveEarly(stack, query, 100),
-      stack.execute(DashboardSearchDocument, { q: 'ferncastle', jurisdiction: 'GB' }),
-    ]);
+    const staying = stack.execute(DashboardSearchDocument, { q: 'ferncastle', jurisdiction: 'GB' });
+    await leaveWhileHeld(stack, upstream, query);
+    upstream.release();
+    const stayed = await staying;
     expect(stayed.body.errors).toBeUndefined();
     expect(stayed.body.data!.searchCompanies.nodes).toHaveLength(10);
     expect(stack.lookup.counters.searchRequests).toBe(1);
-  });
-
-  it('stops its own work: the next window of its page is never asked for', async () => {
-    const stack = await start({ gateway: { upstreamPageParam: 'page' } });
-    stack.lookup.knobs.searchLatencyMs = 400;
-    // Positions 45 to 64 span the first window and the second; the first is read first.
-    const after = encodeCursor(searchFingerprint(searchQueryKey(normalizeSearchQuery('holdings', 'GB'))), 44);
-    const variables = { q: 'holdings', jurisdiction: 'GB', pageSize: 20, after };
-    await leaveEarly(stack, { query: print(SearchCompaniesDocument), variables }, 100);
-    // The first window is asked for (its document is parsed and cached by then); the next bytes the caches take
-    // are that window's, once its answer is in. A page still being cut would then ask for the second window at once.
-    await vi.waitFor(() => expect(stack.lookup.counters.searchRequests).toBe(1), { timeout: 5_000, interval: 10 });
-    const cachedBefore = stack.gateway.cacheBytes;
-    await vi.waitFor(() => expect(stack.gateway.cacheBytes).toBeGreaterThan(cachedBefore), { timeout: 5_000, interval: 10 });
-    expect(stack.lookup.counters.searchQueries).toEqual(['q=holdings&jurisdiction=GB&pageSize=50&page=1']);
-
-    stack.lookup.knobs.searchLatencyMs = 0;
-    const { body } = await stack.execute(SearchCompaniesDocument, variables);
-    expect(body.data!.searchCompanies.edges).toHaveLength(20);
-    expect(stack.lookup.counters.searchQueries).toEqual([
-      'q=holdings&jurisdiction=GB&pageSize=50&page=1',
-      'q=holdings&jurisdiction=GB&pageSize=50&page=2',
-    ]);
   });
 });

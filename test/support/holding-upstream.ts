@@ -1,0 +1,61 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
+
+/** A proxy in front of the lookup service that holds one search until the test lets it go. */
+export interface HoldingUpstream {
+  /** Where the gateway is to send its upstream calls. */
+  url: string;
+  /** Sets the lookup service everything is forwarded to (known only once the stack around the gateway is up). */
+  forwardTo(url: string): void;
+  /** Resolves when the held search arrives. */
+  reached: Promise<void>;
+  /** Lets the held search go on to the lookup service. */
+  release(): void;
+  /** Releases the search and stops listening. */
+  close(): Promise<void>;
+}
+
+/**
+ * Between the gateway and the lookup service: every call is forwarded, and
+ * the search for `q` waits until `release()`. A test drives a client's
+ * leaving by these events, not by latencies and client timeouts.
+ */
+export async function holdingUpstream(q: string): Promise<HoldingUpstream> {
+  let target = '';
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let arrived!: () => void;
+  const reached = new Promise<void>((resolve) => (arrived = resolve));
+  const proxy = createServer(async (incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of incoming) chunks.push(chunk as Buffer);
+    if (new URL(incoming.url ?? '/', 'http://upstream').searchParams.get('q') === q) {
+      arrived();
+      await released;
+    }
+    const { host: _host, ...headers } = incoming.headers;
+    const answer = await request(`${target}${incoming.url}`, {
+      method: incoming.method as 'GET' | 'POST',
+      headers: headers as Record<string, string>,
+      body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+    });
+    const body = Buffer.from(await answer.body.arrayBuffer());
+    outgoing.writeHead(answer.statusCode, { 'content-type': String(answer.headers['content-type'] ?? 'application/json') });
+    outgoing.end(body);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    forwardTo: (url) => {
+      target = url.replace(/\/$/, '');
+    },
+    reached,
+    release,
+    async close() {
+      release();
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    },
+  };
+}
