@@ -1,5 +1,5 @@
 import { print } from 'graphql';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { allFixtureCompanies } from '../../src/lookup-service/index.js';
 import { DashboardSearchDocument } from '../generated/graphql.js';
 import type { WrittenBy } from '../support/compared-gateways.js';
@@ -114,6 +114,27 @@ describe('the direct lane', () => {
     // Not an onParams refusal: the lane's run ends in a result with the error, which Yoga writes.
     expect(writtenBy).toEqual({ direct: 0, yoga: 1 });
     expect(stack.lookup.counters.searchRequests).toBe(0);
+  });
+
+  it.each([
+    ['refused by a parameter check', JSON.stringify({ query: DASHBOARD, variables: {}, unknown: 1 })],
+    ['with errors from its one execution', JSON.stringify({ query: DASHBOARD, variables: { q: 'ferncastle', jurisdiction: 7 } })],
+  ])('hands Yoga the parameters it read: a request %s has its body parsed once', async (_, body) => {
+    const headers = { ...JSON_POST, accept: 'application/json' };
+    const expected = await bothAnswer(body, headers);
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const answer = await send(stack.gateway.url, {
+        method: 'POST',
+        path: '/graphql',
+        headers: { 'x-request-id': 'direct-test', ...headers },
+        body,
+      });
+      expect(answer.text).toBe(expected.text);
+      expect(parse.mock.calls.filter(([text]) => text === body)).toHaveLength(1);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it.each([

@@ -14,9 +14,12 @@ const PLAIN_ANSWER_TYPES = new Set(['application/graphql-response+json', 'applic
 export type DirectOutcome =
   /** The whole answer, as Yoga would have written it. */
   | { status: 200; contentType: string; body: Buffer }
-  /** Executed, with errors or other HTTP details: Yoga is to write it (see use-settled-result.ts), without running it again. */
-  | { settled: SettledResult }
-  /** Refused before anything ran: Yoga answers it from the start. */
+  /**
+   * For Yoga to answer (see use-lane-handoff.ts), from the parameters read here: a result with errors or other HTTP
+   * details to write without running it again, or, where an onParams hook refused them before anything ran, none.
+   */
+  | { params: GraphQLParams; settled?: SettledResult | undefined }
+  /** Not taken: Yoga answers it from its body. */
   | undefined;
 
 export interface DirectAnswersOptions {
@@ -34,10 +37,10 @@ export interface DirectAnswersOptions {
  *
  * An answer without errors is JSON text and its media type, which this lane
  * writes itself: the gateway's onResultProcess hooks touch only answers with
- * errors. Anything else is handed back for Yoga to write.
+ * errors. Anything else is handed to Yoga with the parameters read here.
  *
  * Returns undefined for the requests it does not take: other methods,
- * bodies or answer types, and batches. The server does not use it where
+ * bodies or answer types, batches, and bodies that are not a JSON object. The server does not use it where
  * tracing is on: the operation's span is Yoga's instrumentation of its own handling.
  */
 export function createDirectAnswers(gateway: Gateway, { observe }: DirectAnswersOptions = {}) {
@@ -77,12 +80,11 @@ async function answer(
     result = await gateway.getResultForParams({ params, request: request as unknown as Request }, serverContext);
   } catch {
     // An onParams hook refused the parameters before anything ran (execution's own errors come back as a result); Yoga makes that answer.
-    return undefined;
+    return { params };
   }
-  if (result === undefined) return undefined;
-  if (isAsyncIterable(result) || !isPlain(result)) {
+  if (result === undefined || isAsyncIterable(result) || !isPlain(result)) {
     observe?.('yoga');
-    return { settled: result };
+    return { params, settled: result };
   }
   observe?.('direct');
   return { status: 200, contentType: `${answerType}; charset=utf-8`, body: Buffer.from(JSON.stringify(result)) };

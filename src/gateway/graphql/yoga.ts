@@ -17,7 +17,7 @@ import { useDocumentCache } from './use-document-cache.js';
 import { useErrorRequestIds } from './use-error-request-ids.js';
 import { useRequestId } from './use-request-id.js';
 import { useResponseNotes } from './use-response-notes.js';
-import { useSettledResult } from './use-settled-result.js';
+import { useLaneHandoff } from './use-lane-handoff.js';
 import { useVariableErrorCodes } from './use-variable-error-codes.js';
 
 export interface GatewayOptions {
@@ -78,7 +78,7 @@ export function createGateway({
       errorRequestIds.plugin,
       ...observers,
       ...(compiledExecution ? [useCompiledExecution(compiledExecution)] : []),
-      useSettledResult(),
+      useLaneHandoff(),
     ],
     // Bounded by bytes; Yoga's default is 1,024 documents whatever their size. Validation results go with their document.
     parserAndValidationCache: { documentCache: documents, errorCache: NO_PARSE_ERROR_CACHE },

@@ -92,11 +92,16 @@ async function execute(
     keep(cache, key, outcome.status, outcome.contentType, outcome.body, execution);
     return;
   }
-  // @whatwg-node/server (under Yoga) takes a `body` already read in place of the request stream. A
-  // stream, not the Buffer itself: it counts the own keys of what it is given, one per byte of a Buffer.
-  if (body) Object.assign(request, { body: Readable.from([body]) });
-  // Executed by the direct lane already: Yoga writes that result (graphql/use-settled-result.ts) in a context of its own.
-  const context = outcome === undefined ? serverContext : { execution, requestId: serverContext.requestId, settled: outcome.settled };
+  let context = serverContext;
+  if (outcome === undefined) {
+    // @whatwg-node/server (under Yoga) takes a `body` already read in place of the request stream. A
+    // stream, not the Buffer itself: it counts the own keys of what it is given, one per byte of a Buffer.
+    if (body) Object.assign(request, { body: Readable.from([body]) });
+  } else {
+    // Read, and perhaps executed, by the direct lane: Yoga takes over from there (graphql/use-lane-handoff.ts), in a
+    // context of its own, as the lane's run has added its request and parameters to the first.
+    context = { execution, requestId: serverContext.requestId, ...outcome };
+  }
   const answer = await gateway.handleNodeRequestAndResponse(request, response, context);
   const answerBody = asBuffer(await answer.arrayBuffer());
   if (response.destroyed) return;
