@@ -2,8 +2,8 @@
  * Found by the adversarial review of the direct lane (graphql/direct-answers.ts):
  * requests the lane handled otherwise than Yoga alone did.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WrittenBy } from '../support/compared-gateways.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { comparable, type WrittenBy } from '../support/compared-gateways.js';
 import { send, type HttpRequest } from '../support/http.js';
 import { startStack, type Stack } from '../support/stack.js';
 
@@ -20,15 +20,15 @@ beforeAll(async () => {
   ]);
 });
 afterAll(() => Promise.all([stack?.close(), reference?.close()]));
+beforeEach(() => {
+  writtenBy.direct = 0;
+  writtenBy.yoga = 0;
+});
 
-/** Sends the same request to both gateways and checks that their status, headers (but Date and the request id) and body are the same. */
-async function bothAnswer(request: HttpRequest) {
+/** Sends the same request, with one request id, to both gateways and checks that their status, headers (but Date) and body are the same. */
+async function bothAnswer(sent: HttpRequest) {
+  const request = { ...sent, headers: { 'x-request-id': 'direct-lane', ...sent.headers } };
   const [answer, expected] = [await send(stack.gateway.url, request), await send(reference.gateway.url, request)];
-  const comparable = ({ status, headers: { date: _date, 'x-request-id': _id, ...headers }, text }: typeof answer) => ({
-    status,
-    headers,
-    text,
-  });
   expect(comparable(answer)).toEqual(comparable(expected));
   return answer;
 }
@@ -43,6 +43,7 @@ describe('a request target ending in /health', () => {
     const answer = await bothAnswer({ method: 'POST', path, headers: JSON_POST, body: TYPENAME });
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.text)).toEqual({ data: { __typename: 'Query' } });
+    expect(writtenBy).toEqual({ direct: 1, yoga: 0 });
   });
 
   it('is a GraphQL request like any other: GET', async () => {
@@ -72,6 +73,8 @@ describe('an operation waiting on the upstream many times at once', () => {
         body: JSON.stringify({ query: `{ ${aliases.join(' ')} }` }),
       });
       expect(answer.status).toBe(200);
+      // Run by the lane, whose signal the twelve waits listened on.
+      expect(writtenBy).toEqual({ direct: 1, yoga: 0 });
       expect(warnings).toEqual([]);
     } finally {
       process.off('warning', onWarning);

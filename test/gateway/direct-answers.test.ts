@@ -2,7 +2,7 @@ import { print } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { allFixtureCompanies } from '../../src/lookup-service/index.js';
 import { DashboardSearchDocument } from '../generated/graphql.js';
-import type { WrittenBy } from '../support/compared-gateways.js';
+import { comparable, type WrittenBy } from '../support/compared-gateways.js';
 import { send } from '../support/http.js';
 import { startStack, type Stack } from '../support/stack.js';
 
@@ -38,7 +38,6 @@ const DASHBOARD = print(DashboardSearchDocument);
 async function bothAnswer(body: string, headers: Record<string, string>) {
   const request = { method: 'POST', path: '/graphql', headers: { 'x-request-id': 'direct-test', ...headers }, body };
   const [answer, expected] = [await send(stack.gateway.url, request), await send(reference.gateway.url, request)];
-  const comparable = ({ status, headers: { date: _date, ...headers }, text }: typeof answer) => ({ status, headers, text });
   expect(comparable(answer)).toEqual(comparable(expected));
   return { status: answer.status, contentType: answer.headers['content-type'], text: answer.text };
 }

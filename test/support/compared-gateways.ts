@@ -123,8 +123,8 @@ export function comparedGateways(): ComparedGateways {
   };
 }
 
-/** What must be the same in both gateways' answers: status, every header but Date (the second it was sent) and body. */
-function comparable({ status, headers: { date: _date, ...headers }, text }: HttpAnswer) {
+/** What must be the same in two gateways' answers: status, every header but Date (the second it was sent) and body. */
+export function comparable({ status, headers: { date: _date, ...headers }, text }: HttpAnswer) {
   return { status, headers, body: text };
 }
 

@@ -1,6 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { request } from 'undici';
+import { Agent, request } from 'undici';
+import { expect, vi } from 'vitest';
+import type { Stack } from './stack.js';
 
 /** A proxy in front of the lookup service that holds one search until the test lets it go. */
 export interface HoldingUpstream {
@@ -58,4 +60,35 @@ export async function holdingUpstream(q: string): Promise<HoldingUpstream> {
       await new Promise((resolve) => proxy.close(resolve));
     },
   };
+}
+
+/**
+ * Sends `body` as a JSON POST and hangs up once the held search has reached
+ * the upstream, as a browser tab that closes does; resolves when the gateway
+ * has seen its client go.
+ */
+export async function leaveWhileHeld(
+  stack: Stack,
+  upstream: HoldingUpstream,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<void> {
+  // A client of its own, closed with the request, as a closing tab's connection is.
+  const client = new Agent();
+  const leaving = new AbortController();
+  const abandoned = request(stack.gateway.graphqlUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+    signal: leaving.signal,
+    dispatcher: client,
+  }).then(
+    () => expect.fail('the request should have been abandoned'),
+    (error: Error) => expect(error.name).toBe('AbortError'),
+  );
+  await upstream.reached;
+  leaving.abort();
+  await abandoned;
+  await client.destroy();
+  await vi.waitFor(() => expect(stack.logs.some((line) => line.includes('The client left before its answer was ready'))).toBe(true));
 }

@@ -1,8 +1,7 @@
 import { print } from 'graphql';
-import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DashboardSearchDocument } from '../../generated/graphql.js';
-import { type HoldingUpstream, holdingUpstream } from '../../support/holding-upstream.js';
+import { type HoldingUpstream, holdingUpstream, leaveWhileHeld } from '../../support/holding-upstream.js';
 import { startStack, type Stack, type StackOptions } from '../../support/stack.js';
 
 let stack: Stack | undefined;
@@ -15,31 +14,6 @@ async function start(options: StackOptions, upstream?: HoldingUpstream) {
   await stack.execute(DashboardSearchDocument, { q: 'warm up', jurisdiction: 'GB' });
   stack.lookup.counters.reset();
   return stack;
-}
-
-/**
- * Sends a query and hangs up once the held search has reached the upstream, as a browser tab that closes does;
- * resolves when the gateway has seen it go.
- */
-async function leaveWhileHeld(stack: Stack, upstream: HoldingUpstream, body: unknown) {
-  // A client of its own, closed with the request, as a closing tab's connection is.
-  const client = new Agent();
-  const leaving = new AbortController();
-  const abandoned = request(stack.gateway.graphqlUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    signal: leaving.signal,
-    dispatcher: client,
-  }).then(
-    () => expect.fail('the request should have been abandoned'),
-    (error: Error) => expect(error.name).toBe('AbortError'),
-  );
-  await upstream.reached;
-  leaving.abort();
-  await abandoned;
-  await client.destroy();
-  await vi.waitFor(() => expect(stack.logs.some((line) => line.includes('The client left before its answer was ready'))).toBe(true));
 }
 
 describe('request deadline', () => {
