@@ -118,8 +118,8 @@ function abortSignalOf(response: AbortableResponse): AbortSignal {
   // warn of a leak on stderr for every such request. whatwg-node's signal has no limit either.
   setMaxListeners(0, controller.signal);
   response[ABORT] = controller;
-  // One function for every response, rather than a closure for each.
-  response.once('close', abortUnlessFinished);
+  // One function for every response, rather than a closure for each; 'close' comes once, so on() spares once()'s wrapper.
+  response.on('close', abortUnlessFinished);
   return controller.signal;
 }
 
@@ -146,16 +146,12 @@ class NodeRequestView {
   }
 }
 
-/** Fetch API Headers' reading methods over Node's headers, whose names are already lower case. */
+/** Fetch API Headers' `get` over Node's headers, whose names are already lower case: the one method a hook might read. */
 class NodeHeadersView {
   constructor(private readonly headers: IncomingHttpHeaders) {}
 
   get(name: string): string | null {
     const value = this.headers[name.toLowerCase()];
     return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-  }
-
-  has(name: string): boolean {
-    return this.headers[name.toLowerCase()] !== undefined;
   }
 }
