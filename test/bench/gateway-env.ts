@@ -13,7 +13,11 @@ export const API_KEY_HEADER = 'x-api-key';
  * one client. Nothing else is inherited, so the developer's shell cannot
  * change what is measured.
  */
-export function gatewayEnv(options: BenchOptions, upstream: LookupStarted, extra: Record<string, string>): Record<string, string> {
+export function gatewayEnv(
+  options: Pick<BenchOptions, 'logLevel'>,
+  upstream: LookupStarted,
+  extra: Record<string, string>,
+): Record<string, string> {
   return {
     ...(process.env.PATH === undefined ? {} : { PATH: process.env.PATH }),
     NODE_ENV: 'production',

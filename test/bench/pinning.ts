@@ -31,7 +31,7 @@ export function planCpus(): CpuPlan {
   const pinned = spawnSync('taskset', ['-a', '-pc', String(loadCpu), String(process.pid)], { encoding: 'utf8' });
   if (pinned.status !== 0) return unpinned(`taskset failed: ${pinned.stderr.trim()}`);
   return {
-    description: `taskset: gateway, baseline and bare proxy on CPU ${serverCpu}; load generator and lookup service on CPU ${loadCpu}`,
+    description: `taskset: the servers under test on CPU ${serverCpu}; load generator and lookup service on CPU ${loadCpu}`,
     command: (role, nodeArgs) => ({
       file: 'taskset',
       args: ['-c', String(role === 'server' ? serverCpu : loadCpu), process.execPath, ...nodeArgs],
