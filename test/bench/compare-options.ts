@@ -15,9 +15,9 @@ export interface CompareOptions {
 export const COMPARE_USAGE = `Usage: npm run bench:compare -- --baseline DIR [options]
   --baseline DIR             another checkout of the gateway, built (npm ci && npm run build there)
   --rounds N                 measured rounds per gateway (default 10)
-  --round-ms MS              length of a round (default 3000)
+  --round-ms MS              length of a round, at least 1000 (default 3000)
   --warmup N                 cold searches per gateway before its rounds (default 5000)
-  --upstream-latency-ms MS   lookup service search latency (default 5)`;
+  --upstream-latency-ms MS   lookup service search latency, at least 1 (default 5)`;
 
 /** Reads the command line; throws a message naming the bad option. */
 export function readCompareOptions(args: string[]): CompareOptions {
@@ -42,15 +42,18 @@ export function readCompareOptions(args: string[]): CompareOptions {
     return value;
   };
   if (values.baseline === undefined) throw new Error('--baseline is required: the checkout to compare this one with');
-  const baseline = resolve(values.baseline);
+  // npm runs scripts from the package's root; a relative path means one from where `npm run` was typed.
+  const baseline = resolve(process.env.INIT_CWD ?? process.cwd(), values.baseline);
   if (!existsSync(join(baseline, 'dist', 'main.js'))) {
     throw new Error(`--baseline ${baseline} has no dist/main.js: run npm ci && npm run build there first`);
   }
   return {
     baseline,
     rounds: integer('rounds', 10, 1, 100),
-    roundMs: integer('round-ms', 3_000, 100, 600_000),
+    // CPU comes in 10 ms ticks: a round shorter than a second reads too few of them.
+    roundMs: integer('round-ms', 3_000, 1_000, 600_000),
     warmupRequests: integer('warmup', 5_000, 0, 50_000),
-    upstreamLatencyMs: integer('upstream-latency-ms', 5, 0, 10_000),
+    // At least 1 ms: the searches a run needs are counted from the fastest the upstream lets a request be answered.
+    upstreamLatencyMs: integer('upstream-latency-ms', 5, 1, 10_000),
   };
 }

@@ -20,22 +20,16 @@ const LOOKUP_SCRIPT = fileURLToPath(new URL('./children/lookup-service.ts', impo
 const PAGE_SIZE = 50;
 const WARMUP_CONCURRENCY = 16;
 
-interface BuiltGateway {
-  name: string;
-  commit: string;
-  process: ChildProcess;
-  url: string;
-}
-
 /**
  * `npm run bench:compare -- --baseline DIR`: this checkout's built gateway
  * against another checkout's, on the cold scenario (a new search per
  * request, one in flight), in alternating rounds on the same core, with the
  * same lookup service and the same sequence of searches. Runs of the whole
  * benchmark on a shared machine move by up to 40% from one to the next;
- * alternating rounds of two builds within one run tells a change of a few
- * per cent apart (two copies of the same build agree within about 2%).
- * Markdown on stdout; exits 1 when an answer was wrong, 2 on a bad command line.
+ * alternating rounds of two builds within one run, compared pair by pair,
+ * tells a change of a few per cent apart (two copies of one build: 0.995×,
+ * quartiles 0.93–1.08× over 10 pairs). Markdown on stdout; exits 1 when an
+ * answer was wrong or a CPU reading was unusable, 2 on a bad command line.
  */
 async function main(): Promise<number> {
   let options: CompareOptions;
@@ -43,6 +37,14 @@ async function main(): Promise<number> {
     options = readCompareOptions(process.argv.slice(2));
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${COMPARE_USAGE}\n`);
+    return 2;
+  }
+  // Found before anything starts, so that a run asking for more searches than exist stops here.
+  const queries = new QuerySource();
+  try {
+    queries.prepare(searchesNeeded(options));
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}: lower --warmup, --rounds or --round-ms\n`);
     return 2;
   }
   const cpus = planCpus();
@@ -61,37 +63,90 @@ async function main(): Promise<number> {
     ] as const) {
       gateways.push(await startBuiltGateway(name, checkout, started, cpus));
     }
-    const measured = await measure(gateways, options);
+    const measured = await measure(gateways, queries, options);
     process.stdout.write(report(gateways, measured, options, cpus));
-    return [...measured.summaries.values()].some(({ failures }) => failures > 0) ? 1 : 0;
+    const wrongAnswers = [...measured.summaries.values()].some(({ failures }) => failures > 0);
+    const unusable = measured.pairedRatios.some((ratio) => !Number.isFinite(ratio) || ratio <= 0);
+    if (unusable) process.stderr.write('A round had no usable CPU reading (/proc missing, or rounds too short for its 10 ms ticks)\n');
+    return wrongAnswers || unusable ? 1 : 0;
   } finally {
-    await Promise.all(gateways.map(stopGateway));
+    await Promise.all(gateways.map(({ process: child }) => stopProcess(child)));
     await lookup.stop();
   }
+}
+
+/** How long a gateway may take to print where it listens. */
+const START_TIMEOUT_MS = 60_000;
+
+/** Every gateway process started, killed if this process exits before stopping them (an error, Ctrl-C). */
+const runningGateways = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of runningGateways) child.kill('SIGKILL');
+});
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
+  process.once(signal, () => process.exit(code));
+}
+
+/** A gateway process that listens at `url`. */
+interface BuiltGateway {
+  name: string;
+  commit: string;
+  process: ChildProcess;
+  url: string;
 }
 
 /** `dist/main.js` of `checkout`, as an operator runs it (the benchmark's environment), on the servers' core. */
 async function startBuiltGateway(name: string, checkout: string, upstream: LookupStarted, cpus: CpuPlan): Promise<BuiltGateway> {
   const { file, args } = cpus.command('server', [join(checkout, 'dist', 'main.js')]);
-  const child = spawn(file, args, { env: gatewayEnv({ logLevel: 'info' }, upstream, {}), stdio: ['ignore', 'pipe', 'inherit'] });
+  // No drain delay on stopping: nothing balances load in front of it.
+  const env = gatewayEnv({ logLevel: 'info' }, upstream, { SHUTDOWN_DRAIN_DELAY_MS: '0' });
+  const child = spawn(file, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  runningGateways.add(child);
+  child.once('exit', () => runningGateways.delete(child));
+  const commit =
+    (spawnSync('git', ['-C', checkout, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout ?? '').trim() || 'unknown';
   // Its log goes to this process, read and dropped, for both gateways alike; the first line says where it listens.
   const lines = createInterface({ input: child.stdout });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code, signal) => reject(new Error(`The ${name} gateway exited (${signal ?? `code ${code}`}) before it listened`)));
-    lines.on('line', (line) => {
-      const graphql = /"graphql":"(http[^"]+)\/graphql"/.exec(line)?.[1];
-      if (graphql !== undefined) resolve(graphql);
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`The ${name} gateway did not say where it listens within ${START_TIMEOUT_MS} ms`)),
+        START_TIMEOUT_MS,
+      );
+      // Once the start has failed otherwise, the timer must not hold this process up.
+      timer.unref();
+      child.once('error', (error) => reject(new Error(`The ${name} gateway could not start: ${error.message}`)));
+      child.once('exit', (code, signal) =>
+        reject(new Error(`The ${name} gateway exited (${signal ?? `code ${code}`}) before it listened`)),
+      );
+      lines.on('line', (line) => {
+        const graphql = /"graphql":"(http[^"]+)\/graphql"/.exec(line)?.[1];
+        if (graphql === undefined) return;
+        clearTimeout(timer);
+        resolve(graphql);
+      });
     });
-  });
-  const commit = spawnSync('git', ['-C', checkout, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim() || 'unknown';
-  return { name, commit, process: child, url };
+    return { name, commit, process: child, url };
+  } catch (error) {
+    await stopProcess(child);
+    throw error;
+  }
 }
 
-async function stopGateway({ process: child }: BuiltGateway): Promise<void> {
+async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await exited;
+}
+
+/** Upper bound of searches one gateway can use: its warm-up, then rounds in which none answers faster than the upstream. */
+function searchesNeeded({ warmupRequests, rounds, roundMs, upstreamLatencyMs }: CompareOptions): number {
+  const perSecond = 1000 / upstreamLatencyMs;
+  return warmupRequests + Math.ceil(((rounds * roundMs) / 1000) * perSecond * 1.05) + 1;
 }
 
 interface Measured {
@@ -104,11 +159,8 @@ interface Measured {
   pairedRatios: number[];
 }
 
-async function measure(gateways: BuiltGateway[], options: CompareOptions): Promise<Measured> {
-  const queries = new QuerySource();
-  // Each gateway walks the same sequence from its start; one request at a time answers no faster than the upstream.
-  const perSecond = 1000 / Math.max(options.upstreamLatencyMs, 1);
-  queries.prepare(Math.min(60_000, options.warmupRequests + Math.ceil(((options.rounds * options.roundMs) / 1000) * perSecond * 1.05) + 1));
+/** Each gateway walks `queries` from its start, so both see the same searches. */
+async function measure(gateways: BuiltGateway[], queries: QuerySource, options: CompareOptions): Promise<Measured> {
   const contenders: Contender[] = gateways.map(({ name, url, process: child }) => {
     const cursor = new QueryCursor(queries);
     return {
@@ -158,7 +210,7 @@ function report(gateways: BuiltGateway[], { summaries, pairedRatios }: Measured,
     '| --- | ---: | ---: | ---: | ---: |',
     ...rows,
     '',
-    `This checkout's CPU per request over the baseline's, round by round next to each other: median ${median(pairedRatios).toFixed(3)}×, quartiles ${percentile(sortedRatios, 25).toFixed(3)}–${percentile(sortedRatios, 75).toFixed(3)}× over ${pairedRatios.length} pairs.`,
+    `This checkout's CPU per request over the baseline's, round by round next to each other: median ${median(pairedRatios).toFixed(3)}×, quartiles ${percentile(sortedRatios, 25).toFixed(3)}–${percentile(sortedRatios, 75).toFixed(3)}× over ${pairedRatios.length} pairs (${pairedRatios.map((ratio) => ratio.toFixed(3)).join(', ')}).`,
     '',
   ].join('\n');
 }
