@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 export interface CompareOptions {
-  /** A checkout of the gateway whose build (`dist/main.js`) this one is measured against. */
+  /** A checkout of the gateway, its dependencies installed, that this one is measured against. */
   baseline: string;
   rounds: number;
   roundMs: number;
@@ -13,7 +13,7 @@ export interface CompareOptions {
 }
 
 export const COMPARE_USAGE = `Usage: npm run bench:compare -- --baseline DIR [options]
-  --baseline DIR             another checkout of the gateway, built (npm ci && npm run build there)
+  --baseline DIR             another checkout of the gateway, with npm ci run there
   --rounds N                 measured rounds per gateway (default 10)
   --round-ms MS              length of a round, at least 1000 (default 3000)
   --warmup N                 cold searches per gateway before its rounds (default 5000)
@@ -44,13 +44,14 @@ export function readCompareOptions(args: string[]): CompareOptions {
   if (values.baseline === undefined) throw new Error('--baseline is required: the checkout to compare this one with');
   // npm runs scripts from the package's root; a relative path means one from where `npm run` was typed.
   const baseline = resolve(process.env.INIT_CWD ?? process.cwd(), values.baseline);
-  if (!existsSync(join(baseline, 'dist', 'main.js'))) {
-    throw new Error(`--baseline ${baseline} has no dist/main.js: run npm ci && npm run build there first`);
+  if (!existsSync(join(baseline, 'test', 'harness', 'gateway-child.ts'))) {
+    throw new Error(`--baseline ${baseline} is not a checkout of this gateway with its benchmark harness (test/harness/gateway-child.ts)`);
   }
+  if (!existsSync(join(baseline, 'node_modules'))) throw new Error(`--baseline ${baseline} has no node_modules: run npm ci there first`);
   return {
     baseline,
     rounds: integer('rounds', 10, 1, 100),
-    // CPU comes in 10 ms ticks: a round shorter than a second reads too few of them.
+    // A round of a second holds about 150 cold searches; shorter ones compare too few.
     roundMs: integer('round-ms', 3_000, 1_000, 600_000),
     warmupRequests: integer('warmup', 5_000, 0, 50_000),
     // At least 1 ms: the searches a run needs are counted from the fastest the upstream lets a request be answered.

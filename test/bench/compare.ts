@@ -1,12 +1,13 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { childPids, HarnessChild } from '../harness/child-process.js';
+import type { GatewayStartParams, GatewayStarted } from '../harness/protocol.js';
 import { COMPARE_USAGE, type CompareOptions, readCompareOptions } from './compare-options.js';
 import { gatewayEnv } from './gateway-env.js';
 import { LoadClient } from './load.js';
-import { MachineLoad, processCpuUs } from './machine-load.js';
+import { cpuUs, type Server } from './context.js';
+import { MachineLoad } from './machine-load.js';
 import { checkSearchAnswer, graphqlRequest, SEARCH_COMPANIES } from './operations.js';
 import { planCpus, type CpuPlan } from './pinning.js';
 import type { LookupStarted } from './protocol.js';
@@ -21,15 +22,15 @@ const PAGE_SIZE = 50;
 const WARMUP_CONCURRENCY = 16;
 
 /**
- * `npm run bench:compare -- --baseline DIR`: this checkout's built gateway
+ * `npm run bench:compare -- --baseline DIR`: this checkout's gateway
  * against another checkout's, on the cold scenario (a new search per
  * request, one in flight), in alternating rounds on the same core, with the
  * same lookup service and the same sequence of searches. Runs of the whole
  * benchmark on a shared machine move by up to 40% from one to the next;
  * alternating rounds of two builds within one run, compared pair by pair,
- * tells a change of a few per cent apart (two copies of one build: 0.995×,
- * quartiles 0.93–1.08× over 10 pairs). Markdown on stdout; exits 1 when an
- * answer was wrong or a CPU reading was unusable, 2 on a bad command line.
+ * tell much smaller changes apart (README, *Performance*: two copies of one
+ * build came within 2% in medians of 10 pairs). Markdown on stdout; exits 1 when an
+ * answer was wrong or a round answered nothing, 2 on a bad command line.
  */
 async function main(): Promise<number> {
   let options: CompareOptions;
@@ -54,93 +55,53 @@ async function main(): Promise<number> {
     env: process.env,
     command: (nodeArgs) => cpus.command('upstream', nodeArgs),
   });
-  const gateways: BuiltGateway[] = [];
+  const gateways: CheckoutGateway[] = [];
   try {
     const started = await lookup.call<LookupStarted>('start', { searchLatencyMs: options.upstreamLatencyMs });
     for (const [name, checkout] of [
       ['this checkout', THIS_CHECKOUT],
       ['baseline', options.baseline],
     ] as const) {
-      gateways.push(await startBuiltGateway(name, checkout, started, cpus));
+      gateways.push(await startCheckoutGateway(name, checkout, started, cpus));
     }
     const measured = await measure(gateways, queries, options);
     process.stdout.write(report(gateways, measured, options, cpus));
     const wrongAnswers = [...measured.summaries.values()].some(({ failures }) => failures > 0);
     const unusable = measured.pairedRatios.some((ratio) => !Number.isFinite(ratio) || ratio <= 0);
-    if (unusable) process.stderr.write('A round had no usable CPU reading (/proc missing, or rounds too short for its 10 ms ticks)\n');
+    if (unusable) process.stderr.write('A round had no CPU per request to compare: it answered no request\n');
     return wrongAnswers || unusable ? 1 : 0;
   } finally {
-    await Promise.all(gateways.map(({ process: child }) => stopProcess(child)));
+    await Promise.all(gateways.map(({ child }) => child.stop()));
     await lookup.stop();
   }
 }
 
-/** How long a gateway may take to print where it listens. */
-const START_TIMEOUT_MS = 60_000;
-
-/** Every gateway process started, killed if this process exits before stopping them (an error, Ctrl-C). */
-const runningGateways = new Set<ChildProcess>();
-process.on('exit', () => {
-  for (const child of runningGateways) child.kill('SIGKILL');
-});
-for (const [signal, code] of [
-  ['SIGINT', 130],
-  ['SIGTERM', 143],
-] as const) {
-  process.once(signal, () => process.exit(code));
-}
-
-/** A gateway process that listens at `url`. */
-interface BuiltGateway {
+/** A gateway of one checkout, in a harness child as the benchmark runs its own. */
+interface CheckoutGateway extends Server {
   name: string;
   commit: string;
-  process: ChildProcess;
-  url: string;
 }
 
-/** `dist/main.js` of `checkout`, as an operator runs it (the benchmark's environment), on the servers' core. */
-async function startBuiltGateway(name: string, checkout: string, upstream: LookupStarted, cpus: CpuPlan): Promise<BuiltGateway> {
-  const { file, args } = cpus.command('server', [join(checkout, 'dist', 'main.js')]);
-  // No drain delay on stopping: nothing balances load in front of it.
-  const env = gatewayEnv({ logLevel: 'info' }, upstream, { SHUTDOWN_DRAIN_DELAY_MS: '0' });
-  const child = spawn(file, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  runningGateways.add(child);
-  child.once('exit', () => runningGateways.delete(child));
-  const commit =
-    (spawnSync('git', ['-C', checkout, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout ?? '').trim() || 'unknown';
-  // Its log goes to this process, read and dropped, for both gateways alike; the first line says where it listens.
-  const lines = createInterface({ input: child.stdout });
+/**
+ * The gateway of `checkout` as the benchmark starts its own (context.ts): its
+ * own test/harness/gateway-child.ts, so its own source, with the benchmark's
+ * environment, on the servers' core, its log written to /dev/null.
+ */
+async function startCheckoutGateway(name: string, checkout: string, upstream: LookupStarted, cpus: CpuPlan): Promise<CheckoutGateway> {
+  const child = await HarnessChild.spawn({
+    name,
+    script: join(checkout, 'test', 'harness', 'gateway-child.ts'),
+    env: gatewayEnv({ logLevel: 'info' }, upstream, {}),
+    command: (nodeArgs) => cpus.command('server', nodeArgs),
+  });
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`The ${name} gateway did not say where it listens within ${START_TIMEOUT_MS} ms`)),
-        START_TIMEOUT_MS,
-      );
-      // Once the start has failed otherwise, the timer must not hold this process up.
-      timer.unref();
-      child.once('error', (error) => reject(new Error(`The ${name} gateway could not start: ${error.message}`)));
-      child.once('exit', (code, signal) =>
-        reject(new Error(`The ${name} gateway exited (${signal ?? `code ${code}`}) before it listened`)),
-      );
-      lines.on('line', (line) => {
-        const graphql = /"graphql":"(http[^"]+)\/graphql"/.exec(line)?.[1];
-        if (graphql === undefined) return;
-        clearTimeout(timer);
-        resolve(graphql);
-      });
-    });
-    return { name, commit, process: child, url };
+    const { url } = await child.call<GatewayStarted>('start', { log: 'stdout' } satisfies GatewayStartParams);
+    const commit = (spawnSync('git', ['-C', checkout, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout ?? '').trim();
+    return { name, commit: commit || 'unknown', child, url };
   } catch (error) {
-    await stopProcess(child);
+    await child.stop();
     throw error;
   }
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
 }
 
 /** Upper bound of searches one gateway can use: its warm-up, then rounds in which none answers faster than the upstream. */
@@ -160,8 +121,9 @@ interface Measured {
 }
 
 /** Each gateway walks `queries` from its start, so both see the same searches. */
-async function measure(gateways: BuiltGateway[], queries: QuerySource, options: CompareOptions): Promise<Measured> {
-  const contenders: Contender[] = gateways.map(({ name, url, process: child }) => {
+async function measure(gateways: CheckoutGateway[], queries: QuerySource, options: CompareOptions): Promise<Measured> {
+  const contenders: Contender[] = gateways.map((gateway) => {
+    const { name, url } = gateway;
     const cursor = new QueryCursor(queries);
     return {
       name,
@@ -171,12 +133,11 @@ async function measure(gateways: BuiltGateway[], queries: QuerySource, options: 
         next: () => graphqlRequest('/graphql', SEARCH_COMPANIES, { ...cursor.next(), pageSize: PAGE_SIZE }),
         check: checkSearchAnswer,
       }),
-      probes: { serverCpuUs: () => Promise.resolve(processCpuUs(child.pid ?? -1) ?? Number.NaN) },
+      probes: { serverCpuUs: () => cpuUs(gateway) },
     };
   });
-  const pids = () => [...childPids(), ...gateways.flatMap(({ process: child }) => (child.pid === undefined ? [] : [child.pid]))];
   try {
-    const runs = await runInterleaved(contenders, { ...options, warmupMs: 0 }, new MachineLoad(pids));
+    const runs = await runInterleaved(contenders, { ...options, warmupMs: 0 }, new MachineLoad(childPids));
     const perRequest = (name: string) =>
       (runs.get(name)?.rounds ?? []).map(({ run, growth }) => (growth.serverCpuUs ?? Number.NaN) / run.requests);
     const baseline = perRequest('baseline');
@@ -189,7 +150,7 @@ async function measure(gateways: BuiltGateway[], queries: QuerySource, options: 
   }
 }
 
-function report(gateways: BuiltGateway[], { summaries, pairedRatios }: Measured, options: CompareOptions, cpus: CpuPlan): string {
+function report(gateways: CheckoutGateway[], { summaries, pairedRatios }: Measured, options: CompareOptions, cpus: CpuPlan): string {
   const cpu = (name: string) => summaries.get(name)?.perRequest.serverCpuUs ?? Number.NaN;
   const rows = gateways.map(({ name, commit }) => {
     const summary = summaries.get(name);

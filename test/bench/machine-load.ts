@@ -33,12 +33,6 @@ export class MachineLoad {
   }
 }
 
-/** CPU µs a process (all its threads) has used, from /proc; undefined once it is gone. */
-export function processCpuUs(pid: number): number | undefined {
-  const ticks = processTicks(pid);
-  return ticks === undefined ? undefined : ticks * TICK_US;
-}
-
 /** utime + stime of a process, all threads, in ticks. */
 function processTicks(pid: number): number | undefined {
   try {
