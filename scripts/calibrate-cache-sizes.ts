@@ -83,7 +83,7 @@ const ANSWER_REQUEST = {
   headers: { accept: 'application/graphql-response+json', 'content-type': 'application/json' },
 } as IncomingMessage;
 
-/** The full search document, as the benchmark sends it: keys of about 1,100 bytes. */
+/** The full search document, as the benchmark sends it. */
 const SEARCH_DOCUMENT = readFileSync(new URL('../test/operations/search-companies.graphql', import.meta.url), 'utf8');
 
 const ANSWER_SHAPES: AnswerShape[] = [

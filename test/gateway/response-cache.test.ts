@@ -183,13 +183,24 @@ describe('response cache', () => {
     expect(operationsRun(stack)).toBe(2);
   });
 
-  it('keys a request by its bytes: one character a byte, different bytes never the same key', () => {
+  it('keys a request by its bytes: the same bytes the same key, different bytes never, and no copy of a long body', () => {
     const cache = new ResponseCache({ maxBytes: 1_024 * 1_024, maxTtlMs: 1_000 });
     const request = { method: 'POST', url: '/graphql', headers: { accept: 'application/json' } } as IncomingMessage;
     const [acute, grave] = ['{"q":"Café"}', '{"q":"Cafè"}'].map((text) => Buffer.from(text, 'utf8'));
-    const keys = [cache.keyOf(request, acute), cache.keyOf(request, grave)];
-    expect(keys[0]).not.toBe(keys[1]);
-    expect(keys[0]!.length).toBe('POST\n/graphql\napplication/json\n\n'.length + acute!.length);
+    expect(cache.keyOf(request, acute)).not.toBe(cache.keyOf(request, grave));
+    expect(cache.keyOf(request, Buffer.from(acute!))).toBe(cache.keyOf(request, acute));
+    const long = Buffer.from(JSON.stringify({ query: `{ ${'__typename '.repeat(500)}}` }));
+    expect(cache.keyOf(request, long).length).toBeLessThan(long.length / 10);
+  });
+
+  it('keys a GET by its whole target, and never as the POST of the same bytes', () => {
+    const cache = new ResponseCache({ maxBytes: 1_024 * 1_024, maxTtlMs: 1_000 });
+    const headers = { accept: 'application/json' };
+    const get = (url: string) => cache.keyOf({ method: 'GET', url, headers } as IncomingMessage, undefined);
+    expect(get('/graphql?query=%7Ba%7D')).not.toBe(get('/graphql?query=%7Bb%7D'));
+    expect(get('/graphql?query=%7Ba%7D')).toBe(get('/graphql?query=%7Ba%7D'));
+    const post = cache.keyOf({ method: 'POST', url: '/graphql', headers } as IncomingMessage, Buffer.from('/graphql?query=%7Ba%7D'));
+    expect(post).not.toBe(get('/graphql?query=%7Ba%7D'));
   });
 
   it('keeps a small body as bytes of its own, not as a view of a shared pool', () => {

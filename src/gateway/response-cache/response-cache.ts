@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import { systemClock, type Clock } from '../../upstream/resilience/clock.js';
@@ -22,9 +23,9 @@ export interface ResponseCacheOptions {
 export const RESPONSE_CACHE_SHARE = 0.5;
 
 /**
- * Longest request kept as a key, in bytes of URL and body. Dashboards' requests are far
- * shorter; longer keys would cost more to hash and compare than running the
- * request, and a padded request could fill the cache with keys.
+ * Longest request whose answer is kept, in bytes of URL and body, far above
+ * dashboards' requests: it bounds what a key costs to compute, and what a
+ * POST's URL, kept in its key as it is, can add to the cache.
  */
 export const MAX_KEY_LENGTH = 8_192;
 
@@ -33,13 +34,14 @@ export const MAX_KEY_LENGTH = 8_192;
  * content type and its body with the Buffer's own bookkeeping.
  *
  * Checked with scripts/calibrate-cache-sizes.ts (Node 20.20, 64-bit), per
- * answer kept under a 1,100-byte key, the heap and the process memory outside
- * it after GC against this count:
+ * answer kept under the card query's key, the heap and the process memory
+ * outside it after GC against this count (two runs gave -8% and -9% for 2 KiB:
+ * malloc's arenas hold such buffers in more than their bytes):
  *
  *   body        heap  outside    held  counted
- *   150 B      1,449      339   1,788    1,940   +8%
- *   2 KiB      1,443    2,483   3,926    3,828   -2%
- *   40 KiB     1,444   41,615  43,060   42,740   -1%
+ *   150 B        456      359     815      948   +16%
+ *   2 KiB        450    2,658   3,108    2,836    -9%
+ *   40 KiB       525   40,847   41,373  41,748    +1%
  */
 function entryBytes(answer: SerializedAnswer, key: string): number {
   return LRU_ENTRY_BYTES + stringBytes(key) + objectBytes(2) + stringBytes(answer.contentType) + bufferBytes(answer.body.byteLength);
@@ -52,9 +54,9 @@ function entryBytes(answer: SerializedAnswer, key: string): number {
  * every access check and rate limit, which run in front of it.
  *
  * The key is the request exactly as sent (method, target, Accept,
- * Content-Type, body), so telling two requests apart costs a map lookup and no
- * parsing; the same operation written differently is merely another entry.
- * Keys count towards the byte bound and are at most MAX_KEY_LENGTH long.
+ * Content-Type, body; see keyOf), so telling two requests apart costs a
+ * digest of their bytes, a map lookup and no parsing; the same operation
+ * written differently is merely another entry. Keys count towards the byte bound.
  * Each entry counts what it holds (see entryBytes), not only its body: a
  * small answer holds several times its own bytes.
  */
@@ -82,15 +84,20 @@ export class ResponseCache {
   }
 
   /**
-   * The request's bytes as a string. The body is decoded as Latin-1, one
-   * character a byte: cheaper than UTF-8, and two bodies give the same key only
-   * when their bytes are the same. Node decodes the URL and headers the same way.
-   * Joined rather than concatenated: V8 keeps a concatenation as a tree of its
-   * pieces (a 32-byte node for each join), a join as one flat string.
+   * The request as it was sent: method, Accept and Content-Type as they are,
+   * and the part that carries the operation (a GET's target, a POST's body)
+   * by its SHA-256. Two requests share a key only when those bytes are the
+   * same (SHA-256 has no known collision), and an entry holds a short key instead of a copy of its request.
+   * A key of the bytes themselves cost more than the rest of a cache hit: V8
+   * hashes a new string a character at a time, about 1.1 µs for the card
+   * query's 1 KiB body against 0.7 µs for its SHA-256 (measured on Node 20).
    */
   keyOf(request: IncomingMessage, body: Buffer | undefined): string {
     const { headers } = request;
-    return [request.method, request.url, headers.accept ?? '', headers['content-type'] ?? '', body?.toString('latin1') ?? ''].join('\n');
+    const target = request.url ?? '';
+    return body === undefined
+      ? [request.method, headers.accept ?? '', headers['content-type'] ?? '', digestOf(target)].join('\n')
+      : [request.method, headers.accept ?? '', headers['content-type'] ?? '', target, digestOf(body)].join('\n');
   }
 
   get(key: string): SerializedAnswer | undefined {
@@ -111,6 +118,10 @@ export class ResponseCache {
     const owned = body.byteLength === body.buffer.byteLength ? body : Buffer.from(new Uint8Array(body).buffer);
     this.#answers.set(key, { contentType: answer.contentType, body: owned }, { ttl: Math.floor(ttl) });
   }
+}
+
+function digestOf(bytes: string | Buffer): string {
+  return hash('sha256', bytes, 'base64');
 }
 
 /**
