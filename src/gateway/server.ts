@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import { setTimeout as pause } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
-import type { Clock, Sleep } from '../upstream/resilience/clock.js';
+import type { Alarm, Clock, Sleep } from '../upstream/resilience/clock.js';
 import { createAccessPolicy } from './access/client-access.js';
 import type { GatewayConfig } from './config/gateway-config.js';
 import type { UpstreamTarget } from './config/upstream-settings.js';
@@ -82,6 +82,8 @@ export interface GatewayOptions {
   drainWait?: ((ms: number) => Promise<void>) | undefined;
   /** Waits out the upstream retries' backoffs; tests see them instead of sitting through them. */
   sleep?: Sleep | undefined;
+  /** What rings each request's deadline (REQUEST_DEADLINE_MS) while it waits for the upstream; tests ring it when they choose. */
+  deadlineAlarm?: Alarm | undefined;
   /** How repeated queries are compiled (graphql/use-compiled-execution.ts); false: graphql-js executes every operation, for the test comparing the two. */
   compiledExecution?: CompiledExecutionOptions | false | undefined;
   /**
@@ -122,6 +124,7 @@ export async function startGateway(
     upstream,
     limits: { maxQueryLength: config.searchMaxQueryLength },
     requestDeadlineMs: config.requestDeadlineMs,
+    deadlineAlarm: options.deadlineAlarm,
     logger,
     protection: config,
     documents,

@@ -6,7 +6,7 @@ import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
 import type { Tracing } from '../../src/gateway/observability/tracing.js';
 import type { CompiledExecutionOptions } from '../../src/gateway/graphql/use-compiled-execution.js';
 import type { DirectAnswersOptions } from '../../src/gateway/graphql/direct-answers.js';
-import type { Clock, Sleep } from '../../src/upstream/resilience/clock.js';
+import type { Alarm, Clock, Sleep } from '../../src/upstream/resilience/clock.js';
 import { startLookupService, type LookupService, type LookupServiceOptions } from '../../src/lookup-service/index.js';
 import { send, type HttpAnswer } from './http.js';
 
@@ -38,6 +38,8 @@ export interface StackOptions {
   clock?: Clock;
   /** How the gateway waits out its retries' backoffs, e.g. recording them and returning at once. */
   sleep?: Sleep;
+  /** What rings each request's deadline, e.g. one the test rings once the upstream holds the search. */
+  deadlineAlarm?: Alarm;
   /** Where the gateway's upstream is instead of the lookup service, e.g. a port nothing listens on. */
   upstreamUrl?: string;
   /** Tracing's hooks (see startTracing), for the gateway and its logger. */
@@ -69,6 +71,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     {
       clock: options.clock,
       sleep: options.sleep,
+      deadlineAlarm: options.deadlineAlarm,
       tracing: options.tracing,
       tokenAtStart: options.tokenAtStart ?? false,
       drainWait: options.drainWait,

@@ -4,6 +4,7 @@ import type { GatewayContext, SearchLimits } from '../../schema/context.js';
 import { schema } from '../../schema/index.js';
 import { ResponseNotes } from '../../schema/response-notes.js';
 import type { UpstreamClient } from '../../upstream/client.js';
+import type { Alarm } from '../../upstream/resilience/clock.js';
 import { deadlineIn } from '../../upstream/resilience/deadline.js';
 import type { Logger } from '../logger.js';
 import { GRAPHQL_PATH } from '../paths.js';
@@ -25,6 +26,8 @@ export interface GatewayOptions {
   limits: SearchLimits;
   /** How long one GraphQL request waits for the upstream before it answers without it. */
   requestDeadlineMs: number;
+  /** What rings a request's deadline (default: a timer); tests ring it when they choose. */
+  deadlineAlarm?: Alarm | undefined;
   logger: Logger;
   protection: YogaProtection;
   /** Parsed documents kept for reuse, within their share of CACHE_MAX_BYTES. */
@@ -44,6 +47,7 @@ export function createGateway({
   upstream,
   limits,
   requestDeadlineMs,
+  deadlineAlarm,
   logger,
   protection,
   documents,
@@ -64,7 +68,7 @@ export function createGateway({
     context: ({ request }) => ({
       upstream,
       limits,
-      deadline: deadlineIn(requestDeadlineMs, request.signal),
+      deadline: deadlineIn(requestDeadlineMs, request.signal, deadlineAlarm),
       notes: new ResponseNotes(),
     }),
     // direct-answers.ts writes answers without errors past the onResultProcess hooks: none of these may change such an answer there.

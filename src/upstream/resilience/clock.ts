@@ -14,3 +14,11 @@ export const systemClock: Clock = () => Date.now();
 export type Sleep = (ms: number) => Promise<void>;
 
 export const systemSleep: Sleep = (ms) => setTimeout(ms);
+
+/** Calls `ring` in `ms` milliseconds unless the returned function is called first; tests ring a request's deadline when they choose. */
+export type Alarm = (ms: number, ring: () => void) => () => void;
+
+export const systemAlarm: Alarm = (ms, ring) => {
+  const timer = globalThis.setTimeout(ring, ms);
+  return () => globalThis.clearTimeout(timer);
+};

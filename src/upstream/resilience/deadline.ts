@@ -1,4 +1,5 @@
 import { UpstreamTimeoutError } from '../../errors/upstream-errors.js';
+import { type Alarm, systemAlarm } from './clock.js';
 
 /** How long one caller may wait for the upstream, and how it says it has gone. */
 export interface Deadline {
@@ -6,10 +7,12 @@ export interface Deadline {
   expiresAt: number;
   /** Aborts when the caller has gone, e.g. its client disconnected. */
   signal?: AbortSignal | undefined;
+  /** What rings when `expiresAt` comes while the caller waits (default: a timer). */
+  alarm?: Alarm | undefined;
 }
 
-export function deadlineIn(ms: number, signal?: AbortSignal): Deadline {
-  return { expiresAt: Date.now() + ms, signal };
+export function deadlineIn(ms: number, signal?: AbortSignal, alarm?: Alarm): Deadline {
+  return { expiresAt: Date.now() + ms, signal, alarm };
 }
 
 /**
@@ -25,9 +28,9 @@ export function waitWithin<T>(start: () => Promise<T>, deadline: Deadline, what:
   if (remaining <= 0) return Promise.reject(deadlineExceeded(what));
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => settle(() => reject(signal?.reason));
-    const timer = setTimeout(() => settle(() => reject(deadlineExceeded(what))), remaining);
+    const silence = (deadline.alarm ?? systemAlarm)(remaining, () => settle(() => reject(deadlineExceeded(what))));
     const settle = (finish: () => void) => {
-      clearTimeout(timer);
+      silence();
       signal?.removeEventListener('abort', onAbort);
       finish();
     };
