@@ -52,6 +52,9 @@ export const LRU_ENTRY_BYTES = 2 * (3.5 * WORD_BYTES) + 7 * 1.5 * WORD_BYTES;
  * bytes and its extension, with malloc's headers (measured: about 200 bytes).
  */
 const BUFFER_OVERHEAD_BYTES = 400;
+/** Above SMALL_BUFFER_BYTES malloc's arenas hold a buffer in about 300 bytes more than that (measured with 2 KiB). */
+const LARGER_BUFFER_OVERHEAD_BYTES = 700;
+const SMALL_BUFFER_BYTES = 1_024;
 /** malloc hands out memory in steps of this many bytes. */
 const MALLOC_STEP_BYTES = 16;
 
@@ -71,7 +74,8 @@ export function stringBytes(value: string): number {
 
 /** A Buffer that owns its ArrayBuffer (not a view of Node's shared pool), bytes included. */
 export function bufferBytes(byteLength: number): number {
-  return BUFFER_OVERHEAD_BYTES + Math.ceil(byteLength / MALLOC_STEP_BYTES) * MALLOC_STEP_BYTES;
+  const overhead = byteLength > SMALL_BUFFER_BYTES ? LARGER_BUFFER_OVERHEAD_BYTES : BUFFER_OVERHEAD_BYTES;
+  return overhead + Math.ceil(byteLength / MALLOC_STEP_BYTES) * MALLOC_STEP_BYTES;
 }
 
 /** An array created with its length (`Array.prototype.map`, `new Array(n)`), without its items. */

@@ -183,6 +183,14 @@ describe('response cache', () => {
     expect(operationsRun(stack)).toBe(2);
   });
 
+  it('counts a padded Content-Type towards the longest request kept', async () => {
+    const stack = await start({ cacheTtlMs: 60_000 });
+    const headers = { 'content-type': `application/json; pad=${'x'.repeat(MAX_KEY_LENGTH)}` };
+    expect((await stack.post(SEARCH, headers)).status).toBe(200);
+    await stack.post(SEARCH, headers);
+    expect(operationsRun(stack)).toBe(2);
+  });
+
   it('keys a request by its bytes: the same bytes the same key, different bytes never, and no copy of a long body', () => {
     const cache = new ResponseCache({ maxBytes: 1_024 * 1_024, maxTtlMs: 1_000 });
     const request = { method: 'POST', url: '/graphql', headers: { accept: 'application/json' } } as IncomingMessage;
@@ -199,6 +207,8 @@ describe('response cache', () => {
     const get = (url: string) => cache.keyOf({ method: 'GET', url, headers } as IncomingMessage, undefined);
     expect(get('/graphql?query=%7Ba%7D')).not.toBe(get('/graphql?query=%7Bb%7D'));
     expect(get('/graphql?query=%7Ba%7D')).toBe(get('/graphql?query=%7Ba%7D'));
+    const long = `/graphql?query=${encodeURIComponent(`{ ${'__typename '.repeat(500)}}`)}`;
+    expect(get(long).length).toBeLessThan(long.length / 10);
     const post = cache.keyOf({ method: 'POST', url: '/graphql', headers } as IncomingMessage, Buffer.from('/graphql?query=%7Ba%7D'));
     expect(post).not.toBe(get('/graphql?query=%7Ba%7D'));
   });

