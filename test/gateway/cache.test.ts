@@ -217,18 +217,15 @@ describe('search cache: expiry', () => {
     expect(firstPage.edges.map((edge) => edge.node)).toEqual([expectedCompany(fixtureCompanies.northernIrish, 'GB')]);
 
     clock.advance(TTL_MS + SWR_MS + 50);
-    expiring.lookup.knobs.searchLatencyMs = 100;
     const sentAt = clock();
-    const startedAt = performance.now();
     const fresh = await expiring.execute(SearchCompaniesDocument, variables);
-    const elapsedMs = performance.now() - startedAt;
 
+    // It waited for the upstream instead of answering from the expired window: the page is the one fetched by this
+    // request's call (the clock stands still, so an older window would have an earlier fetchedAt), not labelled stale.
     const freshPage = fresh.body.data!.searchCompanies;
     expect(freshPage.stale).toBe(false);
     expect(Date.parse(freshPage.fetchedAt)).toBeGreaterThanOrEqual(sentAt);
     expect(freshPage).toEqual({ ...firstPage, fetchedAt: freshPage.fetchedAt });
-    // It waited for the slowed-down upstream instead of answering from the expired window.
-    expect(elapsedMs).toBeGreaterThanOrEqual(95);
     expect(expiring.lookup.counters.searchRequests).toBe(2);
 
     // And the fresh window is cached again.

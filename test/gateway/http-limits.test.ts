@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hashApiKey } from '../../src/gateway/access/api-keys.js';
 import { CORS_ALLOWED_HEADERS, createCorsPolicy } from '../../src/gateway/http/cors.js';
 import { messagesOf, send } from '../support/http.js';
@@ -53,11 +53,12 @@ function postWithoutEnd(baseUrl: string, headers: string[], waitMs = 1_000): Pro
   });
 }
 
-/** The log lines written after the first `from`, once one matches `until` (or after ten seconds). */
+/** The log lines written after the first `from`, once one matches `until`. */
 async function logLinesUntil(from: number, until: RegExp): Promise<{ level: number; msg: string }[]> {
-  for (let waited = 0; waited < 10_000 && !stack.logs.slice(from).some((line) => until.test(line)); waited += 20) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await vi.waitFor(() => expect(stack.logs.slice(from).filter((line) => until.test(line))).not.toEqual([]), {
+    timeout: 10_000,
+    interval: 20,
+  });
   return stack.logs.slice(from).map((line) => JSON.parse(line) as { level: number; msg: string });
 }
 

@@ -1,62 +1,90 @@
 import { connect } from 'node:net';
 import { Agent, request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SHUTDOWN_GRACE_MS } from '../../src/gateway/server.js';
+import { holdingUpstream } from '../support/holding-upstream.js';
 import { openConnection } from '../support/raw-connection.js';
 import { within } from '../support/within.js';
-import { startStack, type Stack } from '../support/stack.js';
-
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await startStack({ lookup: { searchLatencyMs: 300 } });
-});
-afterAll(() => stack.lookup.close());
+import { startStack } from '../support/stack.js';
 
 const searchRequest = (q: string) => {
   const body = JSON.stringify({ query: `{ searchCompanies(q: "${q}", jurisdiction: "GB") { totalCount } }` });
   return `POST /graphql HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 };
 
+/** A stack whose upstream holds the search for `q` until released, so that shutdown begins while it is in flight. */
+async function startHolding(q: string) {
+  const upstream = await holdingUpstream(q);
+  const stack = await startStack({ upstreamUrl: upstream.url, gateway: { shutdownDrainDelayMs: 0 } });
+  upstream.forwardTo(stack.lookup.url);
+  return {
+    stack,
+    upstream,
+    /** What the gateway's close() leaves: the lookup service and the proxy. */
+    async close() {
+      upstream.release();
+      await stack.lookup.close();
+      await upstream.close();
+    },
+  };
+}
+
 describe('shutdown', () => {
   it('finishes the request in flight, then closes keep-alive connections without waiting for them to time out', async () => {
+    const { stack, upstream, close } = await startHolding('Zebra Quantum');
     const agent = new Agent({ keepAliveTimeout: 60_000 });
-    const search = (q: string) =>
-      request(stack.gateway.graphqlUrl, {
-        dispatcher: agent,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: `{ searchCompanies(q: "${q}", jurisdiction: "GB") { totalCount } }` }),
-      });
-    await (await search('warm up')).body.text();
-    const inFlight = search('Zebra Quantum');
-    // Shutdown begins while the search is in flight: the lookup service has it and takes 300 ms to answer.
-    await vi.waitFor(() => expect(stack.lookup.counters.searchesInFlight).toBe(1), { timeout: 5_000, interval: 5 });
+    try {
+      // The connections the agent opened, and why each one it lost went: 'other side closed' is the gateway closing it.
+      let opened = 0;
+      const lost: string[] = [];
+      agent.on('connect', () => (opened += 1));
+      agent.on('disconnect', (_origin, _targets, error) => lost.push(error.message));
+      const search = (q: string) =>
+        request(stack.gateway.graphqlUrl, {
+          dispatcher: agent,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: `{ searchCompanies(q: "${q}", jurisdiction: "GB") { totalCount } }` }),
+        });
+      await (await search('warm up')).body.text();
+      const inFlight = search('Zebra Quantum');
+      // Shutdown begins while the search is in flight: the upstream holds it until the test lets it go.
+      await upstream.reached;
 
-    const closingAt = performance.now();
-    const closed = stack.gateway.close();
-    const response = await inFlight;
-    expect(response.statusCode).toBe(200);
-    expect(JSON.parse(await response.body.text())).toEqual({ data: { searchCompanies: { totalCount: 1 } } });
-    await closed;
-    // The search takes 300 ms; an idle keep-alive socket left open would hold close() for seconds more.
-    expect(performance.now() - closingAt).toBeLessThan(2_000);
-    await agent.close();
+      const closed = stack.gateway.close();
+      upstream.release();
+      const response = await inFlight;
+      expect(response.statusCode).toBe(200);
+      expect(JSON.parse(await response.body.text())).toEqual({ data: { searchCompanies: { totalCount: 1 } } });
+      await closed;
+      // The gateway closed each connection, the one kept alive as soon as its answer was written. Left open, it would
+      // have held close() until a keep-alive timeout closed it: the agent's own, from the gateway's `Keep-Alive:
+      // timeout=5` ('socket idle timeout' below), or the gateway's, which it logs.
+      expect(stack.logs.filter((line) => line.includes('Connection closed: idle'))).toEqual([]);
+      expect(opened).toBeGreaterThan(0);
+      await vi.waitFor(() => expect(lost).toEqual(Array<string>(opened).fill('other side closed')), { timeout: 5_000, interval: 5 });
+    } finally {
+      await agent.close();
+      await close();
+    }
   });
 
   it('answers a request that arrives on a kept-alive connection once shutdown has begun with Connection: close', async () => {
-    const own = await startStack({ lookup: { searchLatencyMs: 300 } });
+    const { stack, upstream, close } = await startHolding('Zebra Quantum');
     try {
-      const { port } = new URL(own.gateway.url);
+      const { port } = new URL(stack.gateway.url);
       const socket = connect(Number(port), '127.0.0.1');
       let received = '';
       socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
       const ended = new Promise((resolve) => socket.on('close', resolve));
       socket.write(searchRequest('Zebra Quantum'));
-      await vi.waitFor(() => expect(own.lookup.counters.searchesInFlight).toBe(1), { timeout: 5_000, interval: 5 });
-      const closed = own.gateway.close();
+      await upstream.reached;
+      const closed = stack.gateway.close();
       // Sent while the first is still being answered, on a connection shutdown could not close yet.
       socket.write(searchRequest('Quantum Zebra'));
+      // The gateway has it: its search, not held, has reached the lookup service while the first is still held.
+      await vi.waitFor(() => expect(stack.lookup.counters.searchRequests).toBe(1), { timeout: 5_000, interval: 5 });
+      upstream.release();
       await ended;
       await closed;
       const heads = received
@@ -67,7 +95,7 @@ describe('shutdown', () => {
       expect(heads.map((head) => head.slice(0, 3))).toEqual(['200', '200']);
       expect(heads[1]).toMatch(/^connection: close$/im);
     } finally {
-      await own.lookup.close();
+      await close();
     }
   });
 

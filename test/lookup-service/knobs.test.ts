@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { allFixtureCompanies, fixtureCompanies, startLookupService } from '../../src/lookup-service/index.js';
 import type { CompanyResult, LookupService } from '../../src/lookup-service/index.js';
 import { json, send } from '../support/http.js';
+import type { HttpAnswer } from '../support/http.js';
 import { manualClock } from '../support/clock.js';
 import { accessToken, searchRequest, tokenRequest } from '../support/lookup-client.js';
 
@@ -40,26 +41,68 @@ async function elapsedMs(action: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
+/** Services of a test's own, for requests held by a latency of a minute: closing one ends its waits, and afterEach closes it whatever happens. */
+const ownServices: LookupService[] = [];
+
+afterEach(async () => {
+  await Promise.all(ownServices.splice(0).map((own) => own.close()));
+});
+
+async function startOwnService(): Promise<LookupService> {
+  const own = await startLookupService({ companies: allFixtureCompanies });
+  ownServices.push(own);
+  return own;
+}
+
+/** Long enough that a request held by it is still waiting when the test ends, however busy the machine: close() ends it. */
+const HOLD_MS = 60_000;
+
+/** A request's fate, and whether it is known yet, without awaiting it. */
+function watch(request: Promise<unknown>): { readonly settled: boolean; readonly outcome: Promise<'answered' | 'failed'> } {
+  const watched = {
+    settled: false,
+    outcome: request.then(
+      () => 'answered' as const,
+      () => 'failed' as const,
+    ),
+  };
+  void watched.outcome.then(() => (watched.settled = true));
+  return watched;
+}
+
 describe('latency knobs', () => {
-  it('delays every search by searchLatencyMs, counting the request on arrival', async () => {
-    // Long enough that the request is seen counted, and not yet answered, however busy the machine.
+  it('delays every search by searchLatencyMs, whatever the answer', async () => {
     service.knobs.searchLatencyMs = 300;
-    const pending = search();
-    await vi.waitFor(
-      () =>
-        expect({ requests: service.counters.searchRequests, answered: service.counters.searchesAnswered }).toEqual({
-          requests: 1,
-          answered: 0,
-        }),
-      { timeout: 5_000, interval: 5 },
-    );
-    const answer = await pending;
-    expect(answer.text).toBe(zebraAnswer);
-    expect(service.counters.searchesAnswered).toBe(1);
-    expect(await elapsedMs(() => searchRequest(service, zebra, undefined))).toBeGreaterThanOrEqual(295);
-    service.knobs.searchLatencyMs = 0;
-    // Not delayed: well under the 300 ms it was, with room for a busy machine.
-    expect(await elapsedMs(() => search())).toBeLessThan(300);
+    let answer: HttpAnswer | undefined;
+    expect(await elapsedMs(async () => (answer = await search()))).toBeGreaterThanOrEqual(295);
+    expect(answer?.text).toBe(zebraAnswer);
+    expect(await elapsedMs(async () => (answer = await searchRequest(service, zebra, undefined)))).toBeGreaterThanOrEqual(295);
+    expect(answer?.status).toBe(401);
+    expect(service.counters).toMatchObject({ searchRequests: 2, searchesAnswered: 1 });
+  });
+
+  it('counts a delayed search on arrival, and reads the knob per request: set back to 0, it no longer delays', async () => {
+    const own = await startOwnService();
+    const ownToken = await accessToken(own);
+    const ownSearch = () => searchRequest(own, zebra, ownToken);
+    own.knobs.searchLatencyMs = HOLD_MS;
+    const held = watch(ownSearch());
+    await vi.waitFor(() => expect(own.counters).toMatchObject({ searchRequests: 1, searchesInFlight: 1, searchesAnswered: 0 }), {
+      timeout: 5_000,
+      interval: 5,
+    });
+    own.knobs.searchLatencyMs = 0;
+    // Answered while the held search still waits out its minute: this one was not delayed.
+    expect((await ownSearch()).text).toBe(zebraAnswer);
+    expect({ heldSettled: held.settled, ...own.counters }).toMatchObject({
+      heldSettled: false,
+      searchRequests: 2,
+      searchesAnswered: 1,
+      searchesInFlight: 1,
+    });
+    await own.close();
+    expect(await held.outcome).toBe('failed');
+    expect(own.counters.searchesAnswered).toBe(1);
   });
 
   it('holds many delayed searches at once without a listener-leak warning', async () => {
@@ -83,8 +126,25 @@ describe('latency knobs', () => {
     let status = 0;
     expect(await elapsedMs(async () => (status = (await tokenRequest(service)).status))).toBeGreaterThanOrEqual(295);
     expect(status).toBe(200);
-    // Searches are not delayed by the token latency: well under it, with room for a busy machine.
-    expect(await elapsedMs(() => search())).toBeLessThan(300);
+  });
+
+  it('does not delay searches by the token latency', async () => {
+    const own = await startOwnService();
+    const ownToken = await accessToken(own);
+    own.knobs.tokenLatencyMs = HOLD_MS;
+    const held = watch(tokenRequest(own));
+    await vi.waitFor(() => expect(own.counters).toMatchObject({ tokenRequests: 2, tokensIssued: 1 }), { timeout: 5_000, interval: 5 });
+    // Answered while the held token request still waits out its minute: the search was not delayed by it.
+    expect((await searchRequest(own, zebra, ownToken)).text).toBe(zebraAnswer);
+    expect({ heldSettled: held.settled, ...own.counters }).toMatchObject({
+      heldSettled: false,
+      tokenRequests: 2,
+      tokensIssued: 1,
+      searchesAnswered: 1,
+    });
+    await own.close();
+    expect(await held.outcome).toBe('failed');
+    expect(own.counters.tokensIssued).toBe(1);
   });
 });
 
