@@ -2,8 +2,8 @@ import { print } from 'graphql';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DashboardSearchDocument } from '../../generated/graphql.js';
 import { type HoldingUpstream, holdingUpstream, leaveWhileHeld } from '../../support/holding-upstream.js';
+import { recordedAlarms } from '../../support/recorded-alarms.js';
 import { startStack, type Stack, type StackOptions } from '../../support/stack.js';
-import type { Alarm } from '../../../src/upstream/resilience/clock.js';
 
 let stack: Stack | undefined;
 afterEach(() => stack?.close());
@@ -26,14 +26,7 @@ describe('request deadline', () => {
 
   it('answers UPSTREAM_TIMEOUT when the deadline rings while the upstream holds the search, and normally once it has answered', async () => {
     upstream = await holdingUpstream('ferncastle');
-    const alarms: { ms: number; ring: () => void; silenced: boolean }[] = [];
-    const deadlineAlarm: Alarm = (ms, ring) => {
-      const alarm = { ms, ring, silenced: false };
-      alarms.push(alarm);
-      return () => {
-        alarm.silenced = true;
-      };
-    };
+    const { alarm: deadlineAlarm, set: alarms } = recordedAlarms();
     const stack = await start(
       { upstreamUrl: upstream.url, deadlineAlarm, gateway: { requestDeadlineMs: DEADLINE_MS, upstreamHeadersTimeoutMs: 120_000 } },
       upstream,

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureCompanies } from '../../../src/lookup-service/index.js';
 import { CompanyByNumberDocument, DashboardSearchDocument, SearchCompaniesDocument } from '../../generated/graphql.js';
-import type { Alarm } from '../../../src/upstream/resilience/clock.js';
 import { manualClock, type ManualClock } from '../../support/clock.js';
 import { type HoldingUpstream, holdingUpstream } from '../../support/holding-upstream.js';
+import { recordedAlarms } from '../../support/recorded-alarms.js';
 import { startStack, type Stack, type StackOptions } from '../../support/stack.js';
 
 const TTL_MS = 200;
@@ -106,14 +106,7 @@ describe('stale-if-error', () => {
     const relay = await holdingUpstream('never searched');
     const holding = await holdingUpstream(SEARCH.q);
     upstreams.push(relay, holding);
-    const alarms: { ms: number; ring: () => void; silenced: boolean }[] = [];
-    const deadlineAlarm: Alarm = (ms, ring) => {
-      const alarm = { ms, ring, silenced: false };
-      alarms.push(alarm);
-      return () => {
-        alarm.silenced = true;
-      };
-    };
+    const { alarm: deadlineAlarm, set: alarms } = recordedAlarms();
     // A deadline no stall of the machine reaches: only the alarm the test rings ends the wait.
     const stack = await start({ requestDeadlineMs: 60_000 }, { upstreamUrl: relay.url, deadlineAlarm });
     relay.forwardTo(stack.lookup.url);
