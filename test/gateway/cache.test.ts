@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { allFixtureCompanies, fixtureCompanies } from '../../src/lookup-service/index.js';
 import { CompanyByNumberDocument, DashboardSearchDocument, SearchCompaniesDocument } from '../generated/graphql.js';
 import { expectedCompany } from '../support/expected.js';
 import { manualClock } from '../support/clock.js';
+import { holdingUpstream } from '../support/holding-upstream.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { upstreamSearches } from '../support/upstream-calls.js';
 
@@ -167,34 +168,60 @@ describe('search cache: size bound', () => {
 describe('search cache: expiry', () => {
   it('within stale-while-revalidate serves the stale window at once and refreshes it exactly once in the background', async () => {
     const variables = { q: 'Marlowe Kestrel', jurisdiction: 'GB' };
-    const first = await expiring.execute(SearchCompaniesDocument, variables);
+    // A stack of its own: the gateway calls the lookup service through a relay. Once the fresh window is cached, the
+    // relay forwards to a proxy that holds the search, so the refresh stays in flight until the test lets it go.
+    const relay = await holdingUpstream('never searched');
+    const holding = await holdingUpstream(variables.q);
+    const ownClock = manualClock();
+    let started: Stack | undefined;
+    onTestFinished(async () => {
+      // A search still held would hold the gateway's close: it goes on first, and the proxies close once it has passed.
+      for (const upstream of [relay, holding]) upstream.release();
+      await started?.close();
+      await Promise.all([relay.close(), holding.close()]);
+    });
+    const stack = await startStack({
+      clock: ownClock,
+      upstreamUrl: relay.url,
+      gateway: { cacheTtlMs: TTL_MS, cacheStaleWhileRevalidateMs: SWR_MS },
+    });
+    started = stack;
+    relay.forwardTo(stack.lookup.url);
+    holding.forwardTo(stack.lookup.url);
+
+    const first = await stack.execute(SearchCompaniesDocument, variables);
     expect(first.body.errors).toBeUndefined();
     const firstPage = first.body.data!.searchCompanies;
     expect(firstPage.stale).toBe(false);
     expect(firstPage.edges.map((edge) => edge.node)).toEqual([expectedCompany(fixtureCompanies.withPreviousNames, 'GB')]);
 
     // Within the TTL: a cache hit.
-    const hit = await expiring.execute(SearchCompaniesDocument, variables);
+    const hit = await stack.execute(SearchCompaniesDocument, variables);
     expect(hit.body).toEqual(first.body);
-    expect(expiring.lookup.counters.searchRequests).toBe(1);
+    expect(stack.lookup.counters.searchRequests).toBe(1);
 
-    // Past the TTL, inside the stale-while-revalidate window. The refresh is slowed
-    // down so that several requests arrive while it is in flight, however busy the machine.
-    clock.advance(TTL_MS + 50);
-    expiring.lookup.knobs.searchLatencyMs = 1_000;
-    const staleAnswers = await Promise.all([1, 2, 3].map(() => expiring.execute(SearchCompaniesDocument, variables)));
+    // Past the TTL, inside the stale-while-revalidate window. The refresh is held at the proxy until all three requests
+    // are answered: had any of them waited for the refresh, they would never be answered (and the test would time out).
+    ownClock.advance(TTL_MS + 50);
+    relay.forwardTo(holding.url);
+    const staleAnswers = await Promise.all([1, 2, 3].map(() => stack.execute(SearchCompaniesDocument, variables)));
     for (const answer of staleAnswers) {
       expect(answer.body).toEqual({
         data: { searchCompanies: { ...firstPage, stale: true, fetchedAt: firstPage.fetchedAt } },
       });
     }
-    await vi.waitFor(() => expect(expiring.lookup.counters.searchRequests).toBe(2), { timeout: 5_000, interval: 5 });
+    // The refresh went out in the background, and is still held: it has not reached the lookup service.
+    await holding.reached;
+    expect(stack.lookup.counters.searchRequests).toBe(1);
+    holding.release();
+
+    await vi.waitFor(() => expect(stack.lookup.counters.searchRequests).toBe(2), { timeout: 5_000, interval: 5 });
     // The refresh has been answered; asking the gateway before then would spend the client's rate limit on stale answers.
-    await vi.waitFor(() => expect(expiring.lookup.counters.searchesInFlight).toBe(0), { timeout: 5_000, interval: 5 });
+    await vi.waitFor(() => expect(stack.lookup.counters.searchesInFlight).toBe(0), { timeout: 5_000, interval: 5 });
 
     const refreshed = await vi.waitFor(
       async () => {
-        const answer = await expiring.execute(SearchCompaniesDocument, variables);
+        const answer = await stack.execute(SearchCompaniesDocument, variables);
         expect(answer.body.data!.searchCompanies.stale).toBe(false);
         return answer.body.data!.searchCompanies;
       },
@@ -203,8 +230,8 @@ describe('search cache: expiry', () => {
     expect(Date.parse(refreshed.fetchedAt)).toBeGreaterThan(Date.parse(firstPage.fetchedAt));
     expect(refreshed).toEqual({ ...firstPage, fetchedAt: refreshed.fetchedAt });
     // Exactly one refresh, however many requests saw the stale window.
-    expect(expiring.lookup.counters.searchRequests).toBe(2);
-    expect(upstreamSearches(expiring)).toEqual([
+    expect(stack.lookup.counters.searchRequests).toBe(2);
+    expect(upstreamSearches(stack)).toEqual([
       ['GB', 'Marlowe Kestrel'],
       ['GB', 'Marlowe Kestrel'],
     ]);
