@@ -8,17 +8,15 @@ import { gatewayEnv } from './gateway-env.js';
 import { LoadClient } from './load.js';
 import { cpuUs, type Server } from './context.js';
 import { MachineLoad } from './machine-load.js';
-import { checkSearchAnswer, graphqlRequest, SEARCH_COMPANIES } from './operations.js';
 import { planCpus, type CpuPlan } from './pinning.js';
 import type { LookupStarted } from './protocol.js';
 import { QueryCursor, QuerySource } from './queries.js';
 import { type Contender, runInterleaved, summarize, type Summary } from './rounds.js';
+import { coldGraphqlSearches, coldSearchesNeeded } from './scenarios/cold.js';
 import { median, percentile } from './stats.js';
 
 const THIS_CHECKOUT = fileURLToPath(new URL('../../', import.meta.url));
 const LOOKUP_SCRIPT = fileURLToPath(new URL('./children/lookup-service.ts', import.meta.url));
-/** The largest upstream page, as in the cold scenario. */
-const PAGE_SIZE = 50;
 const WARMUP_CONCURRENCY = 16;
 
 /**
@@ -43,7 +41,7 @@ async function main(): Promise<number> {
   // Found before anything starts, so that a run asking for more searches than exist stops here.
   const queries = new QuerySource();
   try {
-    queries.prepare(searchesNeeded(options));
+    queries.prepare(coldSearchesNeeded({ ...options, warmupInFlight: WARMUP_CONCURRENCY, inFlight: 1 }));
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}: lower --warmup, --rounds or --round-ms\n`);
     return 2;
@@ -104,12 +102,6 @@ async function startCheckoutGateway(name: string, checkout: string, upstream: Lo
   }
 }
 
-/** Upper bound of searches one gateway can use: its warm-up, then rounds in which none answers faster than the upstream. */
-function searchesNeeded({ warmupRequests, rounds, roundMs, upstreamLatencyMs }: CompareOptions): number {
-  const perSecond = 1000 / upstreamLatencyMs;
-  return warmupRequests + Math.ceil(((rounds * roundMs) / 1000) * perSecond * 1.05) + 1;
-}
-
 interface Measured {
   summaries: Map<string, Summary>;
   /**
@@ -124,15 +116,11 @@ interface Measured {
 async function measure(gateways: CheckoutGateway[], queries: QuerySource, options: CompareOptions): Promise<Measured> {
   const contenders: Contender[] = gateways.map((gateway) => {
     const { name, url } = gateway;
-    const cursor = new QueryCursor(queries);
     return {
       name,
       client: new LoadClient(url, 1),
       warmup: { client: new LoadClient(url, WARMUP_CONCURRENCY), requests: options.warmupRequests },
-      plan: () => ({
-        next: () => graphqlRequest('/graphql', SEARCH_COMPANIES, { ...cursor.next(), pageSize: PAGE_SIZE }),
-        check: checkSearchAnswer,
-      }),
+      plan: coldGraphqlSearches(new QueryCursor(queries)),
       probes: { serverCpuUs: () => cpuUs(gateway) },
     };
   });

@@ -84,7 +84,7 @@ describe('cache memory bound', { timeout: SEQUENTIAL_REQUESTS_TIMEOUT_MS }, () =
     const share = Math.floor(maxBytes * RESPONSE_CACHE_SHARE);
     // A GET's key: method, Accept, an empty Content-Type and the URL's SHA-256 in base64, one byte a character.
     const longestKeyAndBody = `GET\n${accept}\n\n`.length + 44 + longestBody;
-    // Counted at their body and 256 bytes, with keys of 1,100 bytes, 78 stayed, holding about 49 KiB in a 32 KiB share.
+    // Counted at their key, body and 256 bytes (before entries counted what they hold), 78 stayed, holding about 49 KiB in a 32 KiB share.
     expect(kept).toBeLessThanOrEqual(Math.floor(share / (longestKeyAndBody + ANSWER_HELD_BEYOND_KEY_AND_BODY)));
     expect(kept).toBeGreaterThanOrEqual(Math.floor(share / (2 * (longestKeyAndBody + ANSWER_HELD_BEYOND_KEY_AND_BODY))));
   });

@@ -3,6 +3,7 @@ import { print } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/gateway/access/api-keys.js';
 import { MAX_KEY_LENGTH, ResponseCache } from '../../src/gateway/response-cache/response-cache.js';
+import { stringBytes } from '../../src/upstream/heap-size.js';
 import { DashboardSearchDocument, SearchCompaniesDocument } from '../generated/graphql.js';
 import { manualClock, type ManualClock } from '../support/clock.js';
 import { startStack, type Stack, type StackOptions } from '../support/stack.js';
@@ -211,6 +212,17 @@ describe('response cache', () => {
     expect(get(long).length).toBeLessThan(long.length / 10);
     const post = cache.keyOf({ method: 'POST', url: '/graphql', headers } as IncomingMessage, Buffer.from('/graphql?query=%7Ba%7D'));
     expect(post).not.toBe(get('/graphql?query=%7Ba%7D'));
+  });
+
+  it('counts each key in the bytes it holds: a POST target kept in its key costs its length', () => {
+    const cache = new ResponseCache({ maxBytes: 1_024 * 1_024, maxTtlMs: 60_000 });
+    const answer = { contentType: 'application/json', body: Buffer.from('{"data":{}}') };
+    const keyFor = (url: string) => cache.keyOf({ method: 'POST', url, headers: {} } as IncomingMessage, Buffer.from('{}'));
+    const [short, long] = [keyFor('/graphql'), keyFor(`/graphql?pad=${'x'.repeat(4_000)}`)];
+    cache.set(short, answer, Date.now() + 60_000);
+    const oneEntry = cache.bytes;
+    cache.set(long, answer, Date.now() + 60_000);
+    expect(cache.bytes - oneEntry - oneEntry).toBe(stringBytes(long) - stringBytes(short));
   });
 
   it('keeps a small body as bytes of its own, not as a view of a shared pool', () => {

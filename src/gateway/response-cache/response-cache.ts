@@ -86,8 +86,9 @@ export class ResponseCache {
   /**
    * The request as it was sent: method, Accept and Content-Type as they are,
    * and the part that carries the operation (a GET's target, a POST's body)
-   * by its SHA-256. Two requests share a key only when those bytes are the
-   * same (SHA-256 has no known collision), and an entry holds a short key instead of a copy of its request.
+   * by its SHA-256 (a POST's target as it is, before it). Two requests share
+   * a key only when those bytes are the same (SHA-256 has no known
+   * collision), and an entry holds a short key instead of a copy of its request.
    * A key of the bytes themselves cost more than the rest of a cache hit: V8
    * hashes a new string a character at a time, about 1.1 µs for the card
    * query's 1 KiB body against 0.7 µs for its SHA-256 (measured on Node 20).
@@ -95,9 +96,8 @@ export class ResponseCache {
   keyOf(request: IncomingMessage, body: Buffer | undefined): string {
     const { headers } = request;
     const target = request.url ?? '';
-    return body === undefined
-      ? [request.method, headers.accept ?? '', headers['content-type'] ?? '', digestOf(target)].join('\n')
-      : [request.method, headers.accept ?? '', headers['content-type'] ?? '', target, digestOf(body)].join('\n');
+    const operation = body === undefined ? digestOf(target) : `${target}\n${digestOf(body)}`;
+    return [request.method, headers.accept ?? '', headers['content-type'] ?? '', operation].join('\n');
   }
 
   get(key: string): SerializedAnswer | undefined {

@@ -26,16 +26,34 @@ export interface ColdResult {
  */
 const PAGE_SIZE = 50;
 
+/** How a run of cold searches is laid out, for counting the searches it can use. */
+export interface ColdRun {
+  rounds: number;
+  roundMs: number;
+  upstreamLatencyMs: number;
+  warmupRequests: number;
+  /** Requests in flight during the warm-up, and during the rounds. */
+  warmupInFlight: number;
+  inFlight: number;
+}
+
 /**
  * Upper bound of searches one contender can use: its warm-up, then rounds in
  * which none answers faster than the upstream's latency. Every contender's
  * cursor walks the same sequence from its start, so this is all the source
  * must hold, however many contenders there are.
  */
-function searchesNeeded(context: BenchContext): number {
-  const { rounds, roundMs, coldConcurrency, coldWarmupRequests, concurrency, upstreamLatencyMs } = context.options;
-  const perSecond = (coldConcurrency * 1000) / Math.max(upstreamLatencyMs, 1);
-  return Math.min(60_000, coldWarmupRequests + concurrency + Math.ceil(((rounds * roundMs) / 1000) * perSecond * 1.05) + coldConcurrency);
+export function coldSearchesNeeded({ rounds, roundMs, upstreamLatencyMs, warmupRequests, warmupInFlight, inFlight }: ColdRun): number {
+  const perSecond = (inFlight * 1000) / Math.max(upstreamLatencyMs, 1);
+  return Math.min(60_000, warmupRequests + warmupInFlight + Math.ceil(((rounds * roundMs) / 1000) * perSecond * 1.05) + inFlight);
+}
+
+/** A new GraphQL search (the full card query, a full upstream page) per request, walking the shared sequence through `queries`. */
+export function coldGraphqlSearches(queries: QueryCursor): Contender['plan'] {
+  return () => ({
+    next: () => graphqlRequest('/graphql', SEARCH_COMPANIES, { ...queries.next(), pageSize: PAGE_SIZE }),
+    check: checkSearchAnswer,
+  });
 }
 
 function checkUpstreamAnswer(status: number, body: Buffer): string | undefined {
@@ -52,7 +70,16 @@ function checkUpstreamAnswer(status: number, body: Buffer): string | undefined {
  */
 export async function runCold(context: BenchContext): Promise<ColdResult> {
   const { options, gateway, proxy, lookup, checks } = context;
-  context.queries.prepare(searchesNeeded(context));
+  context.queries.prepare(
+    coldSearchesNeeded({
+      rounds: options.rounds,
+      roundMs: options.roundMs,
+      upstreamLatencyMs: options.upstreamLatencyMs,
+      warmupRequests: options.coldWarmupRequests,
+      warmupInFlight: options.concurrency,
+      inFlight: options.coldConcurrency,
+    }),
+  );
   const token = await accessToken(lookup.started);
   const upstreamSearches = async () => (await context.lookupCounts()).searchRequests;
   const upstreamQueries = new QueryCursor(context.queries);
@@ -64,11 +91,6 @@ export async function runCold(context: BenchContext): Promise<ColdResult> {
     warmup: { client: new LoadClient(url, options.concurrency), requests: options.coldWarmupRequests },
     plan,
     probes,
-  });
-  /** The GraphQL search of the gateway and the bare proxy, walking the shared sequence through `queries`. */
-  const graphqlSearches = (queries: QueryCursor) => () => ({
-    next: () => graphqlRequest('/graphql', SEARCH_COMPANIES, { ...queries.next(), pageSize: PAGE_SIZE }),
-    check: checkSearchAnswer,
   });
   const contenders: Contender[] = [
     contender(
@@ -84,11 +106,11 @@ export async function runCold(context: BenchContext): Promise<ColdResult> {
       }),
       { serverCpuUs: () => cpuUs(lookup) },
     ),
-    contender('bare proxy', proxy.url, graphqlSearches(new QueryCursor(context.queries)), {
+    contender('bare proxy', proxy.url, coldGraphqlSearches(new QueryCursor(context.queries)), {
       serverCpuUs: () => cpuUs(proxy),
       upstreamCpuUs: () => cpuUs(lookup),
     }),
-    contender('gateway', gateway.url, graphqlSearches(gatewayQueries), {
+    contender('gateway', gateway.url, coldGraphqlSearches(gatewayQueries), {
       serverCpuUs: () => cpuUs(gateway),
       upstreamCpuUs: () => cpuUs(lookup),
       upstreamSearches,
