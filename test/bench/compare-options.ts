@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { wholeNumberOption } from './command-line.js';
 
 export interface CompareOptions {
   /** A checkout of the gateway, its dependencies installed, that this one is measured against. */
@@ -33,14 +34,8 @@ export function readCompareOptions(args: string[]): CompareOptions {
       'upstream-latency-ms': { type: 'string' },
     },
   });
-  const integer = (name: 'rounds' | 'round-ms' | 'warmup' | 'upstream-latency-ms', fallback: number, min: number, max: number): number => {
-    const raw = values[name];
-    if (raw === undefined) return fallback;
-    const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-    if (!Number.isSafeInteger(value) || value < min || value > max)
-      throw new Error(`--${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
-    return value;
-  };
+  const integer = (name: 'rounds' | 'round-ms' | 'warmup' | 'upstream-latency-ms', fallback: number, min: number, max: number) =>
+    wholeNumberOption(name, values[name], fallback, min, max);
   if (values.baseline === undefined) throw new Error('--baseline is required: the checkout to compare this one with');
   // npm runs scripts from the package's root; a relative path means one from where `npm run` was typed.
   const baseline = resolve(process.env.INIT_CWD ?? process.cwd(), values.baseline);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { childPids, HarnessChild } from '../harness/child-process.js';
 import type { GatewayStartParams, GatewayStarted } from '../harness/protocol.js';
+import { readCommandLine } from './command-line.js';
 import { COMPARE_USAGE, type CompareOptions, readCompareOptions } from './compare-options.js';
 import { gatewayEnv } from './gateway-env.js';
 import { LoadClient } from './load.js';
@@ -31,13 +32,8 @@ const WARMUP_CONCURRENCY = 16;
  * answer was wrong or a round answered nothing, 2 on a bad command line.
  */
 async function main(): Promise<number> {
-  let options: CompareOptions;
-  try {
-    options = readCompareOptions(process.argv.slice(2));
-  } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${COMPARE_USAGE}\n`);
-    return 2;
-  }
+  const options = readCommandLine(readCompareOptions, COMPARE_USAGE);
+  if (options === undefined) return 2;
   // Found before anything starts, so that a run asking for more searches than exist stops here.
   const queries = new QuerySource();
   try {

@@ -1,3 +1,4 @@
+import { readCommandLine } from './command-line.js';
 import { readOptions, USAGE, type BenchOptions } from './options.js';
 import { planCpus } from './pinning.js';
 import { startContext, type BenchContext, type Server } from './context.js';
@@ -19,13 +20,8 @@ import { judgeTargets } from './targets.js';
  * on a bad command line.
  */
 async function main(): Promise<number> {
-  let options: BenchOptions;
-  try {
-    options = readOptions(process.argv.slice(2));
-  } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
-    return 2;
-  }
+  const options = readCommandLine(readOptions, USAGE);
+  if (options === undefined) return 2;
   const cpus = planCpus();
   progress(`cores: ${cpus.description}`);
   const context = await startContext(options, cpus);

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { LOG_LEVELS, type LogLevel } from '../../src/gateway/logger.js';
+import { wholeNumberOption } from './command-line.js';
 
 export interface BenchOptions {
   /** Seconds, correctness only: one short round per contender, no targets judged. */
@@ -73,14 +74,8 @@ export function readOptions(args: string[]): BenchOptions {
     },
   });
   const smoke = values.smoke;
-  const integer = (name: keyof typeof values, fallback: number, min: number, max: number): number => {
-    const raw = values[name];
-    if (raw === undefined) return fallback;
-    const value = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-    if (!Number.isSafeInteger(value) || value < min || value > max)
-      throw new Error(`--${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
-    return value;
-  };
+  const integer = (name: keyof typeof values, fallback: number, min: number, max: number) =>
+    wholeNumberOption(name, values[name], fallback, min, max);
   const logLevel = values['log-level'] ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
     throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
