@@ -168,25 +168,23 @@ describe('search cache: size bound', () => {
 describe('search cache: expiry', () => {
   it('within stale-while-revalidate serves the stale window at once and refreshes it exactly once in the background', async () => {
     const variables = { q: 'Marlowe Kestrel', jurisdiction: 'GB' };
-    // A stack of its own: the gateway calls the lookup service through a relay. Once the fresh window is cached, the
-    // relay forwards to a proxy that holds the search, so the refresh stays in flight until the test lets it go.
-    const relay = await holdingUpstream('never searched');
-    const holding = await holdingUpstream(variables.q);
+    // A stack of its own: the gateway calls the lookup service through a proxy that holds the search once the fresh
+    // window is cached, so the refresh stays in flight until the test lets it go.
+    const holding = await holdingUpstream(variables.q, { holding: false });
     const ownClock = manualClock();
     let started: Stack | undefined;
     onTestFinished(async () => {
-      // A search still held would hold the gateway's close: it goes on first, and the proxies close once it has passed.
-      for (const upstream of [relay, holding]) upstream.release();
+      // A search still held would hold the gateway's close: it goes on first, and the proxy closes once it has passed.
+      holding.release();
       await started?.close();
-      await Promise.all([relay.close(), holding.close()]);
+      await holding.close();
     });
     const stack = await startStack({
       clock: ownClock,
-      upstreamUrl: relay.url,
+      upstreamUrl: holding.url,
       gateway: { cacheTtlMs: TTL_MS, cacheStaleWhileRevalidateMs: SWR_MS },
     });
     started = stack;
-    relay.forwardTo(stack.lookup.url);
     holding.forwardTo(stack.lookup.url);
 
     const first = await stack.execute(SearchCompaniesDocument, variables);
@@ -203,7 +201,7 @@ describe('search cache: expiry', () => {
     // Past the TTL, inside the stale-while-revalidate window. The refresh is held at the proxy until all three requests
     // are answered: had any of them waited for the refresh, they would never be answered (and the test would time out).
     ownClock.advance(TTL_MS + 50);
-    relay.forwardTo(holding.url);
+    holding.hold();
     const staleAnswers = await Promise.all([1, 2, 3].map(() => stack.execute(SearchCompaniesDocument, variables)));
     for (const answer of staleAnswers) {
       expect(answer.body).toEqual({

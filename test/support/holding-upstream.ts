@@ -10,6 +10,8 @@ export interface HoldingUpstream {
   url: string;
   /** Sets the lookup service everything is forwarded to (known only once the stack around the gateway is up). */
   forwardTo(url: string): void;
+  /** Holds the search for `q` from now on (for a proxy made with `{ holding: false }`). */
+  hold(): void;
   /** Resolves when the held search arrives. */
   reached: Promise<void>;
   /** Lets the held search go on to the lookup service. */
@@ -22,9 +24,11 @@ export interface HoldingUpstream {
  * Between the gateway and the lookup service: every call is forwarded, and
  * the search for `q` waits until `release()`. A test drives a client's
  * leaving by these events, not by latencies and client timeouts.
+ * `holding: false` forwards the search too until `hold()`, so that a window can be fetched first and its refresh held.
  */
-export async function holdingUpstream(q: string): Promise<HoldingUpstream> {
+export async function holdingUpstream(q: string, { holding = true }: { holding?: boolean } = {}): Promise<HoldingUpstream> {
   let target = '';
+  let holds = holding;
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let arrived!: () => void;
@@ -32,7 +36,7 @@ export async function holdingUpstream(q: string): Promise<HoldingUpstream> {
   const proxy = createServer(async (incoming, outgoing) => {
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
-    if (new URL(incoming.url ?? '/', 'http://upstream').searchParams.get('q') === q) {
+    if (holds && new URL(incoming.url ?? '/', 'http://upstream').searchParams.get('q') === q) {
       arrived();
       await released;
     }
@@ -51,6 +55,9 @@ export async function holdingUpstream(q: string): Promise<HoldingUpstream> {
     url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
     forwardTo: (url) => {
       target = url.replace(/\/$/, '');
+    },
+    hold: () => {
+      holds = true;
     },
     reached,
     release,

@@ -1,21 +1,42 @@
+import { expect } from 'vitest';
 import type { Alarm } from '../../src/upstream/resilience/clock.js';
 
 /** One alarm the gateway set: rung by the test when it chooses, silenced by the gateway once no longer needed. */
-export interface RecordedAlarm {
+interface RecordedAlarm {
   ms: number;
   ring: () => void;
   silenced: boolean;
 }
 
-/** An Alarm that never rings by itself, and every alarm set through it, for a test to ring (e.g. a request's deadline). */
-export function recordedAlarms(): { alarm: Alarm; set: RecordedAlarm[] } {
-  const set: RecordedAlarm[] = [];
-  const alarm: Alarm = (ms, ring) => {
-    const recorded = { ms, ring, silenced: false };
-    set.push(recorded);
-    return () => {
-      recorded.silenced = true;
-    };
+export interface RecordedAlarms {
+  /** An Alarm that never rings by itself: what the gateway is given (e.g. to ring a request's deadline). */
+  alarm: Alarm;
+  /** Checks that every alarm set so far was silenced, its wait having ended without it, and forgets them. */
+  forgetSilenced(): void;
+  /** Checks that exactly one alarm was set since, for more than 0 and at most `atMostMs`, and rings it. */
+  ringTheOnlyOne(atMostMs: number): void;
+}
+
+export function recordedAlarms(): RecordedAlarms {
+  let set: RecordedAlarm[] = [];
+  return {
+    alarm: (ms, ring) => {
+      const recorded = { ms, ring, silenced: false };
+      set.push(recorded);
+      return () => {
+        recorded.silenced = true;
+      };
+    },
+    forgetSilenced() {
+      expect(set.filter((alarm) => !alarm.silenced)).toEqual([]);
+      set = [];
+    },
+    ringTheOnlyOne(atMostMs) {
+      expect(set).toHaveLength(1);
+      const [alarm] = set as [RecordedAlarm];
+      expect(alarm.ms).toBeGreaterThan(0);
+      expect(alarm.ms).toBeLessThanOrEqual(atMostMs);
+      alarm.ring();
+    },
   };
-  return { alarm, set };
 }
