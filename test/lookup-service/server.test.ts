@@ -3,6 +3,7 @@ import { allFixtureCompanies, startLookupService } from '../../src/lookup-servic
 import type { LookupService, LookupServiceOptions } from '../../src/lookup-service/index.js';
 import { send } from '../support/http.js';
 import { rawExchange } from '../support/raw-connection.js';
+import { watch } from '../support/watched-request.js';
 import { accessToken, searchRequest, tokenRequest } from '../support/lookup-client.js';
 
 const started: LookupService[] = [];
@@ -92,19 +93,14 @@ describe('close', () => {
     const service = await start();
     const token = await accessToken(service);
     service.knobs.failSearch({ kind: 'hang' });
-    const outcome = (answer: Promise<unknown>) =>
-      answer.then(
-        () => 'answered',
-        () => 'failed',
-      );
-    const hanging = outcome(searchRequest(service, { q: 'zebra', jurisdiction: 'GB', pageSize: '1' }, token));
+    const hanging = watch(searchRequest(service, { q: 'zebra', jurisdiction: 'GB', pageSize: '1' }, token));
     service.knobs.searchLatencyMs = 60_000;
-    const waiting = outcome(searchRequest(service, { q: 'zebra', jurisdiction: 'GB', pageSize: '1' }, token));
+    const waiting = watch(searchRequest(service, { q: 'zebra', jurisdiction: 'GB', pageSize: '1' }, token));
     await vi.waitFor(() => expect(service.counters.searchesInFlight).toBe(2), { timeout: 5_000, interval: 5 });
     await service.close();
     // Resolved with neither search answered: the hanging one never would be, the waiting one not for a minute.
     expect(service.counters).toMatchObject({ searchRequests: 2, searchesAnswered: 0 });
-    expect(await Promise.all([hanging, waiting])).toEqual(['failed', 'failed']);
+    expect(await Promise.all([hanging.outcome, waiting.outcome])).toEqual(['failed', 'failed']);
     expect(service.counters.searchesAnswered).toBe(0);
     await service.close();
     await expect(send(`${service.url}/v1/oauth/token`)).rejects.toThrow(/ECONNREFUSED/);
