@@ -1,6 +1,4 @@
-import { ConfigError, type GatewayConfig, readConfig } from './gateway/config/gateway-config.js';
-import { describeConfig } from './gateway/config/describe-config.js';
-import type { UpstreamTarget } from './gateway/config/upstream-settings.js';
+import { ConfigError, describeConfig, type GatewayConfig, readConfig, type UpstreamTarget } from './gateway/config/gateway-config.js';
 import { createLogger, type Logger } from './gateway/logger.js';
 import { graphiqlAvailability } from './gateway/graphiql/availability.js';
 import { type RunningGateway, startGateway } from './gateway/server.js';
