@@ -20,12 +20,18 @@ export function configurationReference(): string {
     '## Secrets',
     '',
     `${listed(secrets)} are secrets: never logged, printed or returned (the printed configuration`,
-    'shows `[redacted]`, API keys by their ids and the Redis URL without its password).',
+    'shows `[redacted]`, API keys by their ids and the Redis URL without its password). Each can',
+    'instead be read from a file, named by the same variable with `_FILE` after it',
+    '(`UPSTREAM_CLIENT_SECRET_FILE=/run/secrets/upstream-client-secret`), as a mounted Kubernetes',
+    'or Docker secret gives it: the whole file, less one final newline. Setting both the variable',
+    'and its `_FILE` is a problem; so is a file that cannot be read (the line names the variable,',
+    'the path and why, never what the file holds) or that is empty.',
   ];
   for (const { title, settings } of SETTING_GROUPS) {
     lines.push('', `## ${title}`, '', '| variable | default | accepts | meaning |', '|---|---|---|---|');
     for (const setting of Object.values(settings) as Setting<unknown>[]) {
-      lines.push(`| ${[`\`${setting.env}\``, defaultText(setting), setting.kind.accepts, setting.doc].map(cell).join(' | ')} |`);
+      const name = setting.secret ? `\`${setting.env}\`, \`${setting.env}_FILE\`` : `\`${setting.env}\``;
+      lines.push(`| ${[name, defaultText(setting), setting.kind.accepts, setting.doc].map(cell).join(' | ')} |`);
     }
   }
   return `${lines.join('\n')}\n`;

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { getSystemErrorMap } from 'node:util';
 import { CHECKS, combined } from './checks.js';
 import { type Read, Refusal, type Setting } from './kinds.js';
 import { SETTING_GROUPS, type Settings } from './settings.js';
@@ -71,7 +73,7 @@ class Reading {
   };
 
   take(declared: Setting<unknown>, at: number): void {
-    const raw = this.#raw(declared);
+    const raw = this.#raw(declared, at);
     let parsed: unknown;
     if (raw !== undefined) {
       this.given.add(declared);
@@ -83,9 +85,21 @@ class Reading {
     this.#values.set(declared, usable ? parsed : typeof fallback === 'function' ? fallback(this.read) : fallback);
   }
 
-  /** The variable's value, trimmed. */
-  #raw(declared: Setting<unknown>): string | undefined {
-    return nonBlank(this.env[declared.env]);
+  /** The variable's value, trimmed; or, for a secret, the content of the file `<NAME>_FILE` names, less its final newline. */
+  #raw(declared: Setting<unknown>, at: number): string | undefined {
+    const value = nonBlank(this.env[declared.env]);
+    const fileVariable = `${declared.env}_FILE`;
+    const path = declared.secret ? nonBlank(this.env[fileVariable]) : undefined;
+    if (path === undefined) return value;
+    this.given.add(declared);
+    if (value !== undefined) return this.#refuse(declared, at, `Set ${declared.env} or ${fileVariable}, not both`);
+    let content: string;
+    try {
+      content = readFileSync(path, 'utf8').replace(/\r?\n$/, '');
+    } catch (error) {
+      return this.#refuse(declared, at, `${fileVariable}: cannot read ${path}: ${reasonOf(error)}`);
+    }
+    return content.trim() === '' ? this.#refuse(declared, at, `${fileVariable}: ${path} is empty`) : content;
   }
 
   #refuse(declared: Setting<unknown>, at: number, ...problems: readonly string[]): undefined {
@@ -98,6 +112,13 @@ class Reading {
 function nonBlank(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed === '' ? undefined : trimmed;
+}
+
+/** Why a file could not be read, as the system says it: `no such file or directory (ENOENT)`. */
+function reasonOf(error: unknown): string {
+  const { code, errno } = error as NodeJS.ErrnoException;
+  const text = errno === undefined ? undefined : getSystemErrorMap().get(errno)?.[1];
+  return text && code ? `${text} (${code})` : (code ?? String(error));
 }
 
 /**

@@ -44,7 +44,7 @@ export interface Setting<T> {
   readonly default: T | ((read: Read) => T);
   /** The default as the reference states it, where the value cannot: what unset means, or how it follows from others. */
   readonly defaultDoc?: string;
-  /** Never printed nor quoted in a problem. */
+  /** Never printed nor quoted in a problem; may be given in the file that `<env>_FILE` names instead. */
   readonly secret?: boolean;
   /** Read only when this holds; otherwise ignored, as the library that reads it then ignores it. */
   readonly onlyIf?: (read: Read) => boolean;
