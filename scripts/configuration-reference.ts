@@ -16,6 +16,7 @@ export function configurationReference(): string {
     'one line per problem naming the variable. A value that is refused has its line and no other:',
     'settings that depend on it are not checked against its default (a `GATEWAY_API_KEYS` entry',
     'without its `id:` is not also reported as client access left undecided).',
+    '`node dist/main.js --help` (or `npm start -- --help`) prints this list.',
     '',
     '## Secrets',
     '',

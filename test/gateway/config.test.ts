@@ -1,7 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { describeConfig, readConfig } from '../../src/gateway/config/gateway-config.js';
+import { SETTING_GROUPS } from '../../src/gateway/config/settings.js';
 import { configurationReference } from '../../scripts/configuration-reference.js';
 import { problemsOf } from '../support/config-problems.js';
 
@@ -271,5 +273,22 @@ describe('docs/configuration.md', () => {
   it('is what `npm run docs:config` makes of the declarations', () => {
     const committed = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
     expect(committed).toBe(configurationReference());
+  });
+});
+
+describe('--help', () => {
+  it('lists every setting with its default and what it accepts, and starts nothing', () => {
+    const main = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+    // A setting the gateway would refuse: --help reads none.
+    const output = execFileSync(process.execPath, ['--import', 'tsx', main, '--help'], {
+      encoding: 'utf8',
+      env: { ...process.env, PORT: 'not a port' },
+      timeout: 60_000,
+    });
+    const names = SETTING_GROUPS.flatMap(({ settings }) => Object.values(settings).map((setting) => setting.env));
+    expect(names.filter((name) => !output.includes(`\n  ${name} `))).toEqual([]);
+    expect(output).toContain('\n  PORT  (default: 4000; whole number, 0 to 65535)\n      port to listen on (0: any free port)\n');
+    expect(output).toContain('\n  JWT_SECRET *  (default: one of this and JWT_JWKS_URL; text)\n');
+    expect(output).not.toContain('Gateway ready');
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { getSystemErrorMap } from 'node:util';
 import { CHECKS, combined } from './checks.js';
-import { type Read, Refusal, type Setting } from './kinds.js';
+import { defaultText, type Read, Refusal, type Setting } from './kinds.js';
 import { SETTING_GROUPS, type Settings } from './settings.js';
 
 /**
@@ -135,4 +135,34 @@ export function describeConfig(config: GatewayConfig): Record<string, unknown> {
       return [key, declared.kind.show ? declared.kind.show(value as never) : value];
     }),
   );
+}
+
+/** `--help`: every setting, its default and what it accepts, from the declarations; plain text, without Markdown's backticks. */
+export function settingsHelp(): string {
+  const lines = [
+    'Usage: node dist/main.js (or npm start): the gateway, configured by environment variables, all checked at start.',
+    'A secret (*) may instead come from a file: NAME_FILE=/path. The full reference: docs/configuration.md.',
+  ];
+  for (const { title, settings } of SETTING_GROUPS) {
+    lines.push('', title);
+    for (const declared of Object.values(settings) as Setting<unknown>[]) {
+      lines.push(`  ${declared.env}${declared.secret ? ' *' : ''}  (default: ${defaultText(declared)}; ${declared.kind.accepts})`);
+      lines.push(...wrap(declared.doc, 100).map((line) => `      ${line}`));
+    }
+  }
+  return `${lines.join('\n').replaceAll('`', '')}\n`;
+}
+
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  return [...lines, line];
 }
