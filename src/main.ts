@@ -1,6 +1,11 @@
-import { ConfigError, type GatewayConfig, readConfig } from './gateway/config/gateway-config.js';
-import { describeConfig } from './gateway/config/describe-config.js';
-import type { UpstreamTarget } from './gateway/config/upstream-settings.js';
+import {
+  ConfigError,
+  describeConfig,
+  type GatewayConfig,
+  readConfig,
+  settingsHelp,
+  type UpstreamTarget,
+} from './gateway/config/gateway-config.js';
 import { createLogger, type Logger } from './gateway/logger.js';
 import { graphiqlAvailability } from './gateway/graphiql/availability.js';
 import { type RunningGateway, startGateway } from './gateway/server.js';
@@ -11,8 +16,13 @@ import { startTracing } from './gateway/observability/tracing.js';
 /**
  * `npm start`: the gateway in front of UPSTREAM_URL, or, when that is unset,
  * in front of an embedded lookup service started here with fresh credentials.
+ * `--help` lists the settings instead.
  */
 async function main(): Promise<void> {
+  if (process.argv.includes('--help')) {
+    process.stdout.write(settingsHelp());
+    return;
+  }
   let config: GatewayConfig;
   try {
     config = readConfig();

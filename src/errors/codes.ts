@@ -1,9 +1,9 @@
 /**
  * Every code a client can find in `extensions.code`: of an error, or for
  * STALE_DATA of a warning in `extensions.warnings`. Each says with which HTTP
- * status it comes, what it means and what the client should do. README.md's
- * "Error codes" table holds the same rows (test/errors/catalogue.test.ts
- * compares them), and no code is written anywhere in src/ but in this folder.
+ * status it comes, what it means and what the client should do. docs/errors.md
+ * is made from it (`npm run docs:errors`; CI fails when they differ), and no
+ * code is written anywhere in src/ but in this folder.
  */
 export interface CodeEntry {
   /** The status of an answer with this code, then those it has in the cases `meaning` names. */
@@ -192,7 +192,7 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-/** The status column of README's table: e.g. `400, 405` or `400 (200 for application/json)`. */
+/** The status column of docs/errors.md: e.g. `400, 405` or `400 (200 for application/json)`. */
 export function statusText(entry: CodeEntry): string {
   return `${entry.statuses.join(', ')}${entry.okForApplicationJson ? ' (200 for `application/json`)' : ''}`;
 }

@@ -1,6 +1,6 @@
 import type { SharedStore } from '../upstream/shared-store.js';
 import type { UpstreamLog } from '../upstream/log.js';
-import type { SharedStateSettings } from './config/shared-state-settings.js';
+import type { SharedStateSettings } from './config/settings.js';
 
 export interface ClosableSharedStore extends SharedStore {
   /** Whether Redis answers now: false while it is taken to be away and this instance goes on alone. */

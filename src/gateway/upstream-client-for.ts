@@ -4,8 +4,8 @@ import type { UpstreamLog } from '../upstream/log.js';
 import type { UpstreamObserver } from '../upstream/observer.js';
 import type { Clock, Sleep } from '../upstream/resilience/clock.js';
 import type { SharedStore } from '../upstream/shared-store.js';
-import type { GatewayConfig } from './config/gateway-config.js';
-import type { UpstreamTarget } from './config/upstream-settings.js';
+import type { UpstreamTarget } from './config/gateway-config.js';
+import type { CacheSettings, UpstreamSettings } from './config/settings.js';
 
 /**
  * Largest upstream body read; a larger one is UPSTREAM_BAD_RESPONSE. A full
@@ -29,7 +29,7 @@ export interface UpstreamClientParts {
 
 /** The upstream client for `target` as the settings configure it. */
 export function upstreamClientFor(
-  config: Omit<GatewayConfig, 'upstream'>,
+  config: UpstreamSettings & CacheSettings,
   target: UpstreamTarget,
   parts: UpstreamClientParts,
 ): UpstreamClient {

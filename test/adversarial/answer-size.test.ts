@@ -7,7 +7,6 @@
  */
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_RESULT_FIELDS } from '../../src/gateway/config/defaults.js';
 import { resultSize } from '../../src/gateway/limits/result-size.js';
 import { schema } from '../../src/schema/index.js';
 import { MAX_PREVIOUS_NAMES } from '../../src/upstream/search-response.js';
@@ -46,7 +45,7 @@ describe('MAX_RESULT_FIELDS', () => {
       requestId: expect.any(String),
       code: 'OPERATION_TOO_COMPLEX',
       resultFields: 126_045,
-      maxResultFields: DEFAULT_MAX_RESULT_FIELDS,
+      maxResultFields: 10_000,
     });
     expect(error.message).toMatch(
       /^The answer to this operation could hold 126045 fields; at most 10000 are allowed \(MAX_RESULT_FIELDS\)/,

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_EXPANDED_SELECTIONS } from '../../src/gateway/config/defaults.js';
 import { fragmentDiamond } from '../support/fragment-diamond.js';
 import { startStack, type Stack } from '../support/stack.js';
 
@@ -36,7 +35,7 @@ describe('with the default limits', () => {
       expect(body).toEqual({
         errors: [
           {
-            message: `This document holds ${2 ** (levels + 2) - 1 > Number.MAX_SAFE_INTEGER ? `more than ${Number.MAX_SAFE_INTEGER}` : 2 ** (levels + 2) - 1} selections once its fragments are expanded where they are spread; at most ${DEFAULT_MAX_EXPANDED_SELECTIONS} are allowed. Spread each fragment fewer times, or send a smaller operation`,
+            message: `This document holds ${2 ** (levels + 2) - 1 > Number.MAX_SAFE_INTEGER ? `more than ${Number.MAX_SAFE_INTEGER}` : 2 ** (levels + 2) - 1} selections once its fragments are expanded where they are spread; at most 2000 are allowed. Spread each fragment fewer times, or send a smaller operation`,
             extensions: { requestId: expect.any(String), code: 'OPERATION_TOO_COMPLEX' },
           },
         ],

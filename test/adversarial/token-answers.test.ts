@@ -1,14 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  DEFAULT_UPSTREAM_TOKEN_DEFAULT_LIFETIME_MS,
-  DEFAULT_UPSTREAM_TOKEN_MAX_LIFETIME_MS,
-  DEFAULT_UPSTREAM_TOKEN_MIN_LIFETIME_MS,
-} from '../../src/gateway/config/defaults.js';
+import { readConfig } from '../../src/gateway/config/gateway-config.js';
 import type { Fault, TokenAnswer } from '../../src/lookup-service/index.js';
 import { DashboardSearchDocument } from '../generated/graphql.js';
 import { manualClock, type ManualClock } from '../support/clock.js';
 import { freshSearch } from '../support/searches.js';
 import { startStack, type Stack } from '../support/stack.js';
+
+/** The token lifetimes the gateway uses when none are set. */
+const DEFAULTS = readConfig({});
 
 let stack: Stack | undefined;
 afterEach(async () => {
@@ -94,7 +93,7 @@ describe('a token answer read tolerantly', () => {
     expect(codes).toEqual(Array(10).fill(undefined));
     expect(stack.lookup.counters.tokenRequests).toBe(1);
 
-    clock.advance(DEFAULT_UPSTREAM_TOKEN_DEFAULT_LIFETIME_MS);
+    clock.advance(DEFAULTS.upstreamTokenDefaultLifetimeMs);
     expect((await search(stack)).code).toBeUndefined();
     expect(stack.lookup.counters.tokenRequests).toBe(2);
   });
@@ -144,7 +143,7 @@ describe('a token answer read tolerantly', () => {
     expect(codes).toEqual(Array(20).fill(undefined));
     expect(stack.lookup.counters.tokenRequests).toBe(1);
     // Renewed at 90 % of the floor, not before.
-    clock.advance(DEFAULT_UPSTREAM_TOKEN_MIN_LIFETIME_MS);
+    clock.advance(DEFAULTS.upstreamTokenMinLifetimeMs);
     expect((await search(stack)).code).toBeUndefined();
     expect(stack.lookup.counters.tokenRequests).toBe(2);
   });
@@ -154,7 +153,7 @@ describe('a token answer read tolerantly', () => {
     const stack = await start(clock);
     stack.lookup.knobs.mapTokenAnswer = (answer) => ({ ...answer, expires_in: 1e12 });
     expect((await search(stack)).code).toBeUndefined();
-    clock.advance(DEFAULT_UPSTREAM_TOKEN_MAX_LIFETIME_MS);
+    clock.advance(DEFAULTS.upstreamTokenMaxLifetimeMs);
     expect((await search(stack)).code).toBeUndefined();
     expect(stack.lookup.counters.tokenRequests).toBe(2);
   });

@@ -1,16 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_CACHE_MAX_BYTES,
-  DEFAULT_CACHE_STALE_WHILE_REVALIDATE_MS,
-  DEFAULT_CACHE_TTL_MS,
-  DEFAULT_HOST,
-  DEFAULT_PORT,
-  DEFAULT_SEARCH_MAX_QUERY_LENGTH,
-} from '../../src/gateway/config/defaults.js';
-import { describeConfig } from '../../src/gateway/config/describe-config.js';
-import { readConfig } from '../../src/gateway/config/gateway-config.js';
+import { describeConfig, readConfig } from '../../src/gateway/config/gateway-config.js';
+import { SETTING_GROUPS } from '../../src/gateway/config/settings.js';
+import { configurationReference } from '../../scripts/configuration-reference.js';
 import { problemsOf } from '../support/config-problems.js';
 
 describe('readConfig', () => {
@@ -134,14 +128,15 @@ describe('readConfig', () => {
   it('uses the documented defaults and the embedded upstream when nothing is set', () => {
     const config = readConfig({});
     expect(config).toMatchObject({
-      host: DEFAULT_HOST,
-      port: DEFAULT_PORT,
+      host: '127.0.0.1',
+      port: 4000,
       upstream: undefined,
       upstreamPageParam: undefined,
-      cacheTtlMs: DEFAULT_CACHE_TTL_MS,
-      cacheStaleWhileRevalidateMs: DEFAULT_CACHE_STALE_WHILE_REVALIDATE_MS,
-      cacheMaxBytes: DEFAULT_CACHE_MAX_BYTES,
-      searchMaxQueryLength: DEFAULT_SEARCH_MAX_QUERY_LENGTH,
+      cacheTtlMs: 300_000,
+      cacheStaleWhileRevalidateMs: 60_000,
+      cacheMaxBytes: 64 * 1024 * 1024,
+      responseCache: true,
+      searchMaxQueryLength: 200,
       logLevel: 'info',
     });
   });
@@ -238,11 +233,18 @@ describe('describeConfig', () => {
     });
     const printed = JSON.stringify(describeConfig(config));
     expect(printed).not.toContain('very-secret-value');
-    expect(describeConfig(config).upstream).toEqual({
-      url: 'https://lookup.example.com/',
-      clientId: 'gateway',
-      clientSecret: '[redacted]',
+    expect(describeConfig(config)).toMatchObject({
+      upstreamUrl: 'https://lookup.example.com/',
+      upstreamClientId: 'gateway',
+      upstreamClientSecret: '[redacted]',
     });
+  });
+
+  it('prints every setting by the name the configuration gives it, and nothing else', () => {
+    const config = readConfig({});
+    const printed = describeConfig(config);
+    expect(Object.keys(printed)).toEqual(Object.keys(config).filter((key) => !['production', 'upstream', 'jwt', 'tracing'].includes(key)));
+    expect(printed).toMatchObject({ host: '127.0.0.1', port: 4000, nodeEnv: 'development', corsAllowedOrigins: [], apiKeys: [] });
   });
 
   it('prints trusted documents by path and count, and a JWKS URL as given', () => {
@@ -255,30 +257,38 @@ describe('describeConfig', () => {
       JWT_JWKS_URL: 'https://auth.example.com/jwks',
     });
     const printed = describeConfig(config);
-    expect(printed).toMatchObject({ upstream: 'embedded', apiKeys: [] });
+    expect(printed).toMatchObject({ upstreamUrl: undefined, apiKeys: [] });
     expect(printed.trustedDocuments).toEqual({ manifests: [manifest], documents: count });
-    expect(printed.jwt).toEqual({
-      issuer: 'https://auth.example.com/',
-      audience: 'company-search',
-      jwksUrl: 'https://auth.example.com/jwks',
+    expect(printed).toMatchObject({
+      jwtIssuer: 'https://auth.example.com/',
+      jwtAudience: 'company-search',
+      jwtJwksUrl: 'https://auth.example.com/jwks',
+      jwtSecret: undefined,
     });
     expect(count).toBeGreaterThan(0);
   });
 });
 
-describe('README settings table', () => {
-  it('lists every environment variable the gateway reads, with its default', () => {
-    const configDir = new URL('../../src/gateway/config/', import.meta.url);
-    const source = readdirSync(configDir)
-      .map((file) => readFileSync(new URL(file, configDir), 'utf8'))
-      .join('\n');
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const read = [...source.matchAll(/reader\.\w+\(\s*'([A-Z_]+)'/g)].map(([, name]) => name!);
-    const rows = new Map(
-      [...readme.matchAll(/^\| `([A-Z_]+)`[^|]*\| ([^|]+) \|/gm)].map(([, name, fallback]) => [name!, fallback!.trim()]),
-    );
-    expect(read.length).toBeGreaterThan(40);
-    expect(read.filter((name) => !rows.has(name))).toEqual([]);
-    expect([...rows].filter(([, fallback]) => fallback === '')).toEqual([]);
+describe('docs/configuration.md', () => {
+  it('is what `npm run docs:config` makes of the declarations', () => {
+    const committed = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
+    expect(committed).toBe(configurationReference());
+  });
+});
+
+describe('--help', () => {
+  it('lists every setting with its default and what it accepts, and starts nothing', () => {
+    const main = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+    // A setting the gateway would refuse: --help reads none.
+    const output = execFileSync(process.execPath, ['--import', 'tsx', main, '--help'], {
+      encoding: 'utf8',
+      env: { ...process.env, PORT: 'not a port' },
+      timeout: 60_000,
+    });
+    const names = SETTING_GROUPS.flatMap(({ settings }) => Object.values(settings).map((setting) => setting.env));
+    expect(names.filter((name) => !output.includes(`\n  ${name} `))).toEqual([]);
+    expect(output).toContain('\n  PORT  (default: 4000; whole number, 0 to 65535)\n      port to listen on (0: any free port)\n');
+    expect(output).toContain('\n  JWT_SECRET *  (default: one of this and JWT_JWKS_URL; text)\n');
+    expect(output).not.toContain('Gateway ready');
   });
 });

@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { describeConfig } from '../../src/gateway/config/describe-config.js';
-import { readConfig } from '../../src/gateway/config/gateway-config.js';
+import { describeConfig, readConfig } from '../../src/gateway/config/gateway-config.js';
 import type { Fault, LookupServiceKnobs } from '../../src/lookup-service/index.js';
 import { send, type HttpAnswer } from '../support/http.js';
 import { startStack, type Stack } from '../support/stack.js';
@@ -147,18 +146,22 @@ describe('the client secret and service tokens never show', () => {
       JWT_AUDIENCE: 'company-search',
       JWT_SECRET: 'jwt-secret-0123456789abcdef0123456789',
       GATEWAY_API_KEYS: 'web:api-key-0123456789abcdef0123456789abcdef',
+      REDIS_URL: 'redis://gateway:redis-password-0123456789@redis.internal:6379/0',
     });
     const printed = JSON.stringify(describeConfig(config));
     for (const secret of [
       'client-secret-0123456789',
       'jwt-secret-0123456789abcdef0123456789',
       'api-key-0123456789abcdef0123456789abcdef',
+      'redis-password-0123456789',
     ]) {
       expect(printed).not.toContain(secret);
     }
     expect(describeConfig(config)).toMatchObject({
-      upstream: { clientSecret: '[redacted]' },
-      jwt: { issuer: 'https://auth.example.com/', audience: 'company-search', secret: '[redacted]' },
+      upstreamClientSecret: '[redacted]',
+      jwtIssuer: 'https://auth.example.com/',
+      jwtAudience: 'company-search',
+      jwtSecret: '[redacted]',
       apiKeys: ['web'],
     });
   });

@@ -240,9 +240,10 @@ describe('the main entry (src/main.ts)', () => {
       expect(entries).toContainEqual(
         expect.objectContaining({ msg: 'Embedded lookup service started (UPSTREAM_URL is unset)', url: expect.any(String) }),
       );
-      expect(entries).toContainEqual(
-        expect.objectContaining({ msg: 'Configuration', config: expect.objectContaining({ upstream: 'embedded', port: 0 }) }),
-      );
+      // Setting by setting; UPSTREAM_URL unset, so no upstreamUrl.
+      const printed = entries.find((entry) => entry?.msg === 'Configuration')?.config;
+      expect(printed).toMatchObject({ host: '127.0.0.1', port: 0, apiKeys: [] });
+      expect(printed).not.toHaveProperty('upstreamUrl');
 
       launched.child.kill('SIGTERM');
       const exit = await within(launched.exited, EXIT_TIMEOUT_MS, 'main.ts to exit after SIGTERM');

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeConfig } from '../../src/gateway/config/describe-config.js';
-import { readConfig } from '../../src/gateway/config/gateway-config.js';
+import { describeConfig, readConfig } from '../../src/gateway/config/gateway-config.js';
 import { problemsOf } from '../support/config-problems.js';
 
 describe('shared state settings', () => {

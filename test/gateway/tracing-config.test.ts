@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_OTEL_SERVICE_NAME } from '../../src/gateway/config/defaults.js';
 import { readConfig } from '../../src/gateway/config/gateway-config.js';
 import { startTracing } from '../../src/gateway/observability/tracing.js';
 import { problemsOf } from '../support/config-problems.js';
@@ -14,7 +13,7 @@ describe('tracing settings', () => {
   });
 
   it('turn tracing on with an OTLP endpoint, for all signals or for traces alone', () => {
-    expect(readConfig(ENDPOINT).tracing).toEqual({ serviceName: DEFAULT_OTEL_SERVICE_NAME, recordSearchTerms: false });
+    expect(readConfig(ENDPOINT).tracing).toEqual({ serviceName: 'company-search-gateway', recordSearchTerms: false });
     expect(
       readConfig({
         OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://collector.example.com/v1/traces',

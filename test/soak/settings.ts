@@ -1,5 +1,4 @@
-import { DEFAULT_UPSTREAM_MAX_IN_FLIGHT } from '../../src/gateway/config/defaults.js';
-import type { GatewayConfig } from '../../src/gateway/config/gateway-config.js';
+import { type GatewayConfig, readConfig } from '../../src/gateway/config/gateway-config.js';
 
 /**
  * The gateway's settings for the soak run, on top of readConfig({}). Short
@@ -13,7 +12,7 @@ export const SOAK_GATEWAY_SETTINGS = {
   cacheMaxBytes: 32 * 1024 * 1024,
   requestDeadlineMs: 3_000,
   upstreamBreakerCooldownMs: 1_000,
-  upstreamMaxInFlight: DEFAULT_UPSTREAM_MAX_IN_FLIGHT,
+  upstreamMaxInFlight: readConfig({}).upstreamMaxInFlight,
   upstreamPageParam: 'page',
   // The soak's clients all come from one address; the gateway's own limit would refuse most of them.
   rateLimitPerMinute: 0,

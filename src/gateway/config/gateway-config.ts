@@ -1,40 +1,20 @@
-import { type AccessSettings, readAccessSettings } from './access-settings.js';
-import { type CacheSettings, readCacheSettings } from './cache-settings.js';
-import { type CorsSettings, readCorsSettings } from './cors-settings.js';
-import { DEFAULT_NODE_ENV, NODE_ENVS } from './defaults.js';
-import { type Env, EnvReader } from './env-reader.js';
-import { type GraphqlSettings, readGraphqlSettings } from './graphql-settings.js';
-import type { LogLevel } from '../logger.js';
-import { type RateLimitSettings, type RequestLimitSettings, readRateLimits, readRequestLimits } from './limits-settings.js';
-import { type ObservabilitySettings, readObservabilitySettings } from './observability-settings.js';
-import { readLogLevel, readServerSettings, type ServerSettings } from './server-settings.js';
-import { readTracingSettings, type TracingSettings } from './tracing-settings.js';
-import { readSharedStateSettings, type SharedStateSettings } from './shared-state-settings.js';
-import { readUpstreamSettings, type UpstreamSettings } from './upstream-settings.js';
+import { readFileSync } from 'node:fs';
+import { getSystemErrorMap } from 'node:util';
+import { CHECKS, combined } from './checks.js';
+import { defaultText, type Read, Refusal, type Setting } from './kinds.js';
+import { SETTING_GROUPS, type Settings } from './settings.js';
 
 /**
- * The gateway's settings, read from environment variables and checked before
- * anything starts. Each feature's settings are read by a function of their own
- * beside this file; each default is a named constant in defaults.ts, and
- * README.md's settings table mirrors them.
+ * The gateway's configuration, read from environment variables and checked
+ * before anything starts: every setting as settings.ts declares it, and the
+ * values checks.ts makes of several.
  */
-export interface GatewayConfig
-  extends ServerSettings,
-    UpstreamSettings,
-    CacheSettings,
-    AccessSettings,
-    GraphqlSettings,
-    RequestLimitSettings,
-    CorsSettings,
-    RateLimitSettings,
-    SharedStateSettings,
-    ObservabilitySettings {
-  logLevel: LogLevel;
-  /** Unset: tracing is off (no OTLP endpoint, or OTEL_SDK_DISABLED). */
-  tracing: TracingSettings | undefined;
-  /** NODE_ENV=production: masked errors without stack traces, no field suggestions, GraphiQL and introspection off unless set. */
-  production: boolean;
-}
+export type GatewayConfig = Settings & ReturnType<typeof combined>;
+
+export type UpstreamTarget = NonNullable<GatewayConfig['upstream']>;
+export type TracingSettings = NonNullable<GatewayConfig['tracing']>;
+
+export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Every problem found in the environment, one line each. */
 export class ConfigError extends Error {
@@ -45,28 +25,144 @@ export class ConfigError extends Error {
   }
 }
 
-/** Problems are listed in the order the variables are read here. */
+/** Each declared setting, with the name the configuration gives it, in the order they are read. */
+const DECLARED = SETTING_GROUPS.flatMap((group) =>
+  Object.entries(group.settings).map(([key, declared]) => ({ key: key as keyof Settings, declared: declared as Setting<unknown> })),
+);
+const POSITION = new Map(DECLARED.map(({ key }, at) => [key, at]));
+
+/**
+ * The configuration `env` describes, or a ConfigError naming every problem,
+ * each once, in the order the settings are declared. A function of `env`
+ * alone (and the files it names), so that it can be called again to reload.
+ */
 export function readConfig(env: Env = process.env): GatewayConfig {
-  const reader = new EnvReader(env);
-  const server = readServerSettings(reader);
-  const upstream = readUpstreamSettings(reader);
-  const cache = readCacheSettings(reader);
-  const production = reader.oneOf('NODE_ENV', NODE_ENVS, DEFAULT_NODE_ENV) === 'production';
-  const config: GatewayConfig = {
-    ...server,
-    ...upstream,
-    ...cache,
-    production,
-    ...readAccessSettings(reader, production),
-    ...readGraphqlSettings(reader, production),
-    ...readRequestLimits(reader),
-    ...readCorsSettings(reader),
-    ...readRateLimits(reader),
-    ...readSharedStateSettings(reader),
-    ...readObservabilitySettings(reader, production, server.port),
-    logLevel: readLogLevel(reader),
-    ...readTracingSettings(reader),
+  const reading = new Reading(env);
+  for (const [at, { declared }] of DECLARED.entries()) reading.take(declared, at);
+  const settings = Object.fromEntries(DECLARED.map(({ key, declared }) => [key, reading.read(declared)])) as Settings;
+  for (const check of CHECKS) {
+    // Right after the problems of the last setting it judges.
+    const at = Math.max(...check.about.map((key) => POSITION.get(key)!)) + 0.5;
+    const setting = (key: keyof Settings) => DECLARED[POSITION.get(key)!]!.declared;
+    check.judge(settings, {
+      given: (key) => reading.given.has(setting(key)),
+      refused: (...keys) => keys.some((key) => reading.refused.has(setting(key))),
+      problem: (message) => reading.problems.push({ at, message }),
+    });
+  }
+  if (reading.problems.length > 0) throw new ConfigError(reading.problems.sort((a, b) => a.at - b.at).map(({ message }) => message));
+  return { ...settings, ...combined(settings) };
+}
+
+/**
+ * Reads one setting after another: a blank value counts as unset; a refused
+ * value leaves its default in place, and every problem is kept, so that one
+ * start names them all.
+ */
+class Reading {
+  readonly #values = new Map<Setting<unknown>, unknown>();
+  readonly given = new Set<Setting<unknown>>();
+  readonly refused = new Set<Setting<unknown>>();
+  readonly problems: { at: number; message: string }[] = [];
+
+  constructor(private readonly env: Env) {}
+
+  readonly read: Read = <T>(declared: Setting<T>): T => {
+    if (!this.#values.has(declared)) throw new Error(`${declared.env} is needed before it is read: declare it earlier`);
+    return this.#values.get(declared) as T;
   };
-  if (reader.problems.length > 0) throw new ConfigError(reader.problems);
-  return config;
+
+  take(declared: Setting<unknown>, at: number): void {
+    const raw = this.#raw(declared, at);
+    let parsed: unknown;
+    if (raw !== undefined) {
+      this.given.add(declared);
+      parsed = declared.onlyIf && !declared.onlyIf(this.read) ? undefined : declared.kind.parse(raw, declared.env);
+      if (parsed instanceof Refusal) this.#refuse(declared, at, ...parsed.problems);
+    }
+    const usable = parsed !== undefined && !(parsed instanceof Refusal);
+    const fallback = declared.default;
+    this.#values.set(declared, usable ? parsed : typeof fallback === 'function' ? fallback(this.read) : fallback);
+  }
+
+  /** The variable's value, trimmed; or, for a secret, the content of the file `<NAME>_FILE` names, less its final newline. */
+  #raw(declared: Setting<unknown>, at: number): string | undefined {
+    const value = nonBlank(this.env[declared.env]);
+    const fileVariable = `${declared.env}_FILE`;
+    const path = declared.secret ? nonBlank(this.env[fileVariable]) : undefined;
+    if (path === undefined) return value;
+    this.given.add(declared);
+    if (value !== undefined) return this.#refuse(declared, at, `Set ${declared.env} or ${fileVariable}, not both`);
+    let content: string;
+    try {
+      content = readFileSync(path, 'utf8').replace(/\r?\n$/, '');
+    } catch (error) {
+      return this.#refuse(declared, at, `${fileVariable}: cannot read ${path}: ${reasonOf(error)}`);
+    }
+    return content.trim() === '' ? this.#refuse(declared, at, `${fileVariable}: ${path} is empty`) : content;
+  }
+
+  #refuse(declared: Setting<unknown>, at: number, ...problems: readonly string[]): undefined {
+    this.refused.add(declared);
+    for (const message of problems) this.problems.push({ at, message });
+    return undefined;
+  }
+}
+
+function nonBlank(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+/** Why a file could not be read, as the system says it: `no such file or directory (ENOENT)`. */
+function reasonOf(error: unknown): string {
+  const { code, errno } = error as NodeJS.ErrnoException;
+  const text = errno === undefined ? undefined : getSystemErrorMap().get(errno)?.[1];
+  return text && code ? `${text} (${code})` : (code ?? String(error));
+}
+
+/**
+ * The configuration as it may be printed or logged, setting by setting: a
+ * secret as `[redacted]`, or as much of it as its kind shows (API keys by id,
+ * Redis's URL without its password).
+ */
+export function describeConfig(config: GatewayConfig): Record<string, unknown> {
+  return Object.fromEntries(
+    DECLARED.map(({ key, declared }) => {
+      const value = config[key];
+      if (value === undefined) return [key, value];
+      if (declared.secret) return [key, declared.kind.redacted ? declared.kind.redacted(value as never) : '[redacted]'];
+      return [key, declared.kind.show ? declared.kind.show(value as never) : value];
+    }),
+  );
+}
+
+/** `--help`: every setting, its default and what it accepts, from the declarations; plain text, without Markdown's backticks. */
+export function settingsHelp(): string {
+  const lines = [
+    'Usage: node dist/main.js (or npm start): the gateway, configured by environment variables, all checked at start.',
+    'A secret (*) may instead come from a file: NAME_FILE=/path. The full reference: docs/configuration.md.',
+  ];
+  for (const { title, settings } of SETTING_GROUPS) {
+    lines.push('', title);
+    for (const declared of Object.values(settings) as Setting<unknown>[]) {
+      lines.push(`  ${declared.env}${declared.secret ? ' *' : ''}  (default: ${defaultText(declared)}; ${declared.kind.accepts})`);
+      lines.push(...wrap(declared.doc, 100).map((line) => `      ${line}`));
+    }
+  }
+  return `${lines.join('\n').replaceAll('`', '')}\n`;
+}
+
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  return [...lines, line];
 }

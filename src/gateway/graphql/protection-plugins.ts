@@ -5,7 +5,8 @@ import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import type { GraphQLError, ValidationContext } from 'graphql';
 import type { YogaServerOptions } from 'graphql-yoga';
-import type { TrustedDocuments } from './trusted-documents.js';
+import type { GatewayConfig } from '../config/gateway-config.js';
+import type { GraphqlSettings, RequestLimitSettings } from '../config/settings.js';
 import { useJsonBody } from './use-json-body.js';
 import { useAbortedValidationMessage } from '../limits/use-aborted-validation-message.js';
 import { useMaxDocumentLength } from '../limits/use-max-document-length.js';
@@ -17,24 +18,8 @@ import { useQueryStringJson } from './use-query-string-json.js';
 import { useTrustedDocuments } from './use-trusted-documents.js';
 import { useUpstreamSearchBudget } from '../limits/use-upstream-search-budget.js';
 
-/** The settings that shape what Yoga accepts; the gateway's config has them all. */
-export interface YogaProtection {
-  /** Field suggestions off. */
-  production: boolean;
-  introspection: boolean;
-  maxDocumentLength: number;
-  maxDepth: number;
-  maxAliases: number;
-  maxDirectives: number;
-  maxTokens: number;
-  maxExpandedSelections: number;
-  maxUpstreamSearches: number;
-  maxResultFields: number;
-  /** Most operations in one batched request; 0: batching off. */
-  batchingLimit: number;
-  trustedDocuments: TrustedDocuments | undefined;
-  allowArbitraryOperations: boolean;
-}
+/** The settings that shape what Yoga accepts (production: field suggestions off); the gateway's config has them all. */
+export type YogaProtection = GraphqlSettings & RequestLimitSettings & Pick<GatewayConfig, 'production'>;
 
 /**
  * Armor's rules throw by default, which Yoga answers as an execution error

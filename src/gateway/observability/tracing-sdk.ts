@@ -1,7 +1,7 @@
 import { type DiagLogger, DiagLogLevel, diag, trace } from '@opentelemetry/api';
 import { UndiciInstrumentation, type UndiciRequest } from '@opentelemetry/instrumentation-undici';
 import { core, NodeSDK } from '@opentelemetry/sdk-node';
-import type { TracingSettings } from '../config/tracing-settings.js';
+import type { TracingSettings } from '../config/gateway-config.js';
 import { serverSpans } from './server-spans.js';
 import type { ProblemLog, Tracing, TracingOptions } from './tracing-hooks.js';
 import { useOperationSpans } from './use-operation-spans.js';

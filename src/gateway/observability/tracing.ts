@@ -1,4 +1,4 @@
-import type { TracingSettings } from '../config/tracing-settings.js';
+import type { TracingSettings } from '../config/gateway-config.js';
 import type { Tracing, TracingOptions } from './tracing-hooks.js';
 
 export type { Serve, Tracing, TracingOptions } from './tracing-hooks.js';

@@ -1,0 +1,154 @@
+import { type JwtSettings, MIN_JWT_SECRET_LENGTH } from '../access/jwt.js';
+import type { Settings } from './settings.js';
+
+/**
+ * What the settings mean together: the checks no single setting can make,
+ * and the values made of several. Every check of settings against each other
+ * is here.
+ */
+
+/** What a check may ask besides the values read. */
+export interface Judge {
+  /** Whether the variable of `key` was set (to a value, or to a file), valid or not. */
+  given(key: keyof Settings): boolean;
+  /**
+   * Whether any of these was set to a value that was refused. A refused value
+   * has its own line; judged against others, its default would stand in for
+   * it and contradict what the user set.
+   */
+  refused(...keys: (keyof Settings)[]): boolean;
+  problem(message: string): void;
+}
+
+export interface Check {
+  /** The settings judged together: the check's problems are listed right after the last of theirs. */
+  readonly about: readonly (keyof Settings)[];
+  judge(settings: Settings, judge: Judge): void;
+}
+
+const JWT_SETTINGS = ['jwtIssuer', 'jwtAudience', 'jwtJwksUrl', 'jwtSecret'] as const;
+
+export const CHECKS: readonly Check[] = [
+  {
+    about: ['headersTimeoutMs', 'requestTimeoutMs'],
+    judge({ headersTimeoutMs, requestTimeoutMs }, judge) {
+      if (headersTimeoutMs > requestTimeoutMs && !judge.refused('headersTimeoutMs', 'requestTimeoutMs')) {
+        judge.problem(
+          `HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be more than REQUEST_TIMEOUT_MS (${requestTimeoutMs}), which covers the headers too`,
+        );
+      }
+    },
+  },
+  {
+    about: ['upstreamUrl', 'upstreamClientId', 'upstreamClientSecret'],
+    judge(_, judge) {
+      if (!judge.given('upstreamUrl')) {
+        if (judge.given('upstreamClientId') || judge.given('upstreamClientSecret')) {
+          judge.problem('UPSTREAM_CLIENT_ID and UPSTREAM_CLIENT_SECRET are set but UPSTREAM_URL is not; set UPSTREAM_URL too');
+        }
+      } else if (!judge.refused('upstreamUrl')) {
+        if (!judge.given('upstreamClientId')) judge.problem('UPSTREAM_CLIENT_ID is required when UPSTREAM_URL is set');
+        if (!judge.given('upstreamClientSecret')) judge.problem('UPSTREAM_CLIENT_SECRET is required when UPSTREAM_URL is set');
+      }
+    },
+  },
+  {
+    about: ['upstreamTokenDefaultLifetimeMs', 'upstreamTokenMinLifetimeMs', 'upstreamTokenMaxLifetimeMs'],
+    judge(settings, judge) {
+      const { upstreamTokenDefaultLifetimeMs: fallback, upstreamTokenMinLifetimeMs: min, upstreamTokenMaxLifetimeMs: max } = settings;
+      if (judge.refused('upstreamTokenDefaultLifetimeMs', 'upstreamTokenMinLifetimeMs', 'upstreamTokenMaxLifetimeMs')) return;
+      if (min > max) {
+        judge.problem(`UPSTREAM_TOKEN_MIN_LIFETIME_MS (${min}) must not be greater than UPSTREAM_TOKEN_MAX_LIFETIME_MS (${max})`);
+      } else if (fallback < min || fallback > max) {
+        judge.problem(
+          `UPSTREAM_TOKEN_DEFAULT_LIFETIME_MS (${fallback}) must lie from UPSTREAM_TOKEN_MIN_LIFETIME_MS (${min}) to UPSTREAM_TOKEN_MAX_LIFETIME_MS (${max})`,
+        );
+      }
+    },
+  },
+  {
+    // Setting any of them is an attempt to accept bearer tokens.
+    about: JWT_SETTINGS,
+    judge({ jwtSecret }, judge) {
+      if (!JWT_SETTINGS.some((key) => judge.given(key))) return;
+      if (!judge.given('jwtIssuer')) judge.problem('JWT_ISSUER is required to accept bearer tokens');
+      if (!judge.given('jwtAudience')) judge.problem('JWT_AUDIENCE is required to accept bearer tokens');
+      if (judge.given('jwtJwksUrl') === judge.given('jwtSecret')) {
+        judge.problem('Set exactly one of JWT_JWKS_URL and JWT_SECRET to accept bearer tokens');
+      }
+      // The secret is never echoed, only measured.
+      if (jwtSecret !== undefined && jwtSecret.length < MIN_JWT_SECRET_LENGTH) {
+        judge.problem(`JWT_SECRET must be at least ${MIN_JWT_SECRET_LENGTH} characters long`);
+      }
+    },
+  },
+  {
+    // In production, anonymous access is never the default: it must be chosen, or credentials configured. Credentials that
+    // were set but refused have their own problem lines; the gateway does not also say that none were set.
+    about: ['nodeEnv', 'apiKeys', ...JWT_SETTINGS, 'allowAnonymous'],
+    judge({ allowAnonymous }, judge) {
+      const credentialsGiven = judge.given('apiKeys') || JWT_SETTINGS.some((key) => judge.given(key));
+      if (allowAnonymous || credentialsGiven || judge.refused('allowAnonymous')) return;
+      judge.problem(
+        judge.given('allowAnonymous')
+          ? 'ALLOW_ANONYMOUS=false needs GATEWAY_API_KEYS or JWT_ISSUER/JWT_AUDIENCE with JWT_JWKS_URL or JWT_SECRET, or nobody could call the gateway'
+          : 'NODE_ENV=production needs client access decided: set GATEWAY_API_KEYS, or JWT_ISSUER/JWT_AUDIENCE with JWT_JWKS_URL or JWT_SECRET, or ALLOW_ANONYMOUS=true to serve anyone',
+      );
+    },
+  },
+  {
+    about: ['trustedDocuments', 'allowArbitraryOperations'],
+    judge({ allowArbitraryOperations }, judge) {
+      if (!allowArbitraryOperations && !judge.given('trustedDocuments')) {
+        judge.problem('ALLOW_ARBITRARY_OPERATIONS=false needs TRUSTED_DOCUMENTS, the manifest of the operations to allow');
+      }
+    },
+  },
+  {
+    // Metrics are served on a port of their own, never the public one.
+    about: ['port', 'metricsPort'],
+    judge({ port, metricsPort }, judge) {
+      if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port && !judge.refused('metricsPort', 'port')) {
+        judge.problem(`METRICS_PORT (${metricsPort}) must differ from PORT: metrics are never served on the public port`);
+      }
+    },
+  },
+];
+
+/** The values made of several settings, once the checks above have passed. */
+export function combined(settings: Settings) {
+  return {
+    /** NODE_ENV=production: masked errors without stack traces, no field suggestions, GraphiQL and introspection off unless set. */
+    production: settings.nodeEnv === 'production',
+    /** Absent: run the embedded lookup service and front it. */
+    upstream: upstreamTarget(settings),
+    jwt: jwt(settings),
+    /** Unset: tracing is off (no OTLP endpoint, or OTEL_SDK_DISABLED, or OTEL_TRACES_EXPORTER=none). */
+    tracing: tracing(settings),
+  };
+}
+
+function upstreamTarget({ upstreamUrl: url, upstreamClientId: clientId, upstreamClientSecret: clientSecret }: Settings) {
+  return url && clientId && clientSecret ? { url, clientId, clientSecret } : undefined;
+}
+
+function jwt({ jwtIssuer: issuer, jwtAudience: audience, jwtJwksUrl: jwksUrl, jwtSecret: secret }: Settings): JwtSettings | undefined {
+  if (issuer === undefined || audience === undefined) return undefined;
+  if (jwksUrl !== undefined) return { issuer, audience, key: { jwksUrl } };
+  return secret === undefined ? undefined : { issuer, audience, key: { secret } };
+}
+
+/** What the gateway itself decides of tracing; the SDK reads the rest of the OTEL_* variables. */
+function tracing(settings: Settings) {
+  const on =
+    !settings.otelSdkDisabled &&
+    settings.otelTracesExporter === 'otlp' &&
+    (settings.otelExporterOtlpEndpoint !== undefined || settings.otelExporterOtlpTracesEndpoint !== undefined);
+  return on
+    ? {
+        serviceName: settings.otelServiceName,
+        /** Whether spans may hold what clients search for (`q`, `companyNumber`); off, they never do. */
+        recordSearchTerms: settings.otelRecordSearchTerms,
+      }
+    : undefined;
+}
