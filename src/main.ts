@@ -50,18 +50,22 @@ async function main(): Promise<void> {
   logger.info({ config: describeConfig(config) }, 'Configuration');
   // The pid: what to signal, and, under `npm start`, not npm's own.
   logger.info(
-    { pid: process.pid, graphql: gateway.graphqlUrl, graphiql: gateway.graphiqlUrl },
+    { pid: process.pid, graphql: gateway.graphqlUrl, graphiql: gateway.graphiqlUrl, metrics: gateway.metricsUrl },
     `Gateway ready: ${served(config, gateway)}`,
   );
   // Whoever waits for this line (a person, a supervisor, a test) should not wait for the log buffer to fill.
   logger.flush();
 }
 
-/** What the ready line says is served: GraphiQL's address where a browser gets it, else GraphQL's, and why GraphiQL is not there if it is on. */
+/**
+ * Every address the ready line says is served: GraphiQL's where a browser gets it, else GraphQL's (and why GraphiQL
+ * is not there if it is on), then the metrics' where they are served, the port chosen when METRICS_PORT=0.
+ */
 function served(config: GatewayConfig, gateway: RunningGateway): string {
-  if (gateway.graphiqlUrl !== undefined) return `GraphiQL at ${gateway.graphiqlUrl}`;
+  const metrics = gateway.metricsUrl === undefined ? '' : `; metrics at ${gateway.metricsUrl}`;
+  if (gateway.graphiqlUrl !== undefined) return `GraphiQL at ${gateway.graphiqlUrl}${metrics}`;
   const why = graphiqlAvailability(config) === 'trusted-documents-only' ? ' (GraphiQL is off: only trusted documents run here)' : '';
-  return `GraphQL at ${gateway.graphqlUrl}${why}`;
+  return `GraphQL at ${gateway.graphqlUrl}${why}${metrics}`;
 }
 
 async function startEmbeddedUpstream(logger: Logger): Promise<{ target: UpstreamTarget; lookupService: LookupService }> {
