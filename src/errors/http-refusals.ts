@@ -52,8 +52,10 @@ export class CorsOriginNotAllowedError extends Refusal {
 export class UnsupportedMediaTypeError extends Refusal {
   readonly code = 'UNSUPPORTED_MEDIA_TYPE';
 
-  constructor(contentType: string | undefined, expected: string) {
-    super(`Send the request as ${expected}${contentType ? `, not ${excerpt(contentType)}` : '; the Content-Type header is missing'}`);
+  /** `hint`: how to send it so, where the way the request went wrong is known. */
+  constructor(contentType: string | undefined, expected: string, hint?: string) {
+    const sent = contentType ? `, not ${excerpt(contentType)}` : '; the Content-Type header is missing';
+    super(`Send the request as ${expected}${sent}${hint === undefined ? '' : `: ${hint}`}`);
   }
 }
 
