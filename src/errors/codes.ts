@@ -69,9 +69,9 @@ export const ERROR_CODES = {
   GRAPHIQL_UNAVAILABLE: {
     statuses: [404],
     meaning:
-      'A browser asked for GraphiQL where only trusted documents run (`ALLOW_ARBITRARY_OPERATIONS=false`, the default with `TRUSTED_DOCUMENTS`): GraphiQL sends whole queries, and none would run',
+      'A browser asked for GraphiQL (a GET of `/graphql` accepting `text/html`) where it is off (`GRAPHIQL=false`, the default in production), or where only trusted documents run (`ALLOW_ARBITRARY_OPERATIONS=false`, the default with `TRUSTED_DOCUMENTS`): GraphiQL sends whole queries, and none would run',
     whatToDo:
-      "Send the `documentId` of a trusted document from a client built with the manifest; or ask the gateway's operators for a gateway that allows arbitrary operations",
+      "Where it is off, its operators can set `GRAPHIQL=true`; where only trusted documents run, send the `documentId` of a trusted document from a client built with the manifest, or ask the gateway's operators for a gateway that allows arbitrary operations",
   },
   TOO_MANY_CONNECTIONS: {
     statuses: [503],

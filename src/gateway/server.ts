@@ -265,12 +265,12 @@ export async function startGateway(
   };
 }
 
-/** GraphiQL's routes as the settings decide: served, refused where it could run nothing, or absent. */
-function graphiqlRoutesFor(config: Omit<GatewayConfig, 'upstream'>, graphiql: GraphiqlResponder | undefined): GraphiqlRoutes | undefined {
+/** GraphiQL's routes as the settings decide: served, or refused with the reason it is not (off, or unable to run anything). */
+function graphiqlRoutesFor(config: Omit<GatewayConfig, 'upstream'>, graphiql: GraphiqlResponder | undefined): GraphiqlRoutes {
   if (graphiql !== undefined) return { served: true, page: graphiql.page, file: graphiql.file };
-  return graphiqlAvailability(config) === 'trusted-documents-only'
-    ? { served: false, refusal: () => new GraphiqlUnavailableError() }
-    : undefined;
+  const availability = graphiqlAvailability(config);
+  const why = availability === 'trusted-documents-only' ? availability : 'off';
+  return { served: false, refusal: () => new GraphiqlUnavailableError(why, config.production) };
 }
 
 /** The checks as the settings configure them, in front of `next`. */
