@@ -70,9 +70,15 @@ function served(config: GatewayConfig, gateway: RunningGateway): string {
 
 async function startEmbeddedUpstream(logger: Logger): Promise<{ target: UpstreamTarget; lookupService: LookupService }> {
   // Loaded only here: the lookup service is a test double, and a gateway in front of a real upstream never loads it.
-  const { startLookupService } = await import('./lookup-service/index.js');
+  const { defaultDataSet, startLookupService } = await import('./lookup-service/index.js');
   const lookupService = await startLookupService();
-  logger.info({ url: lookupService.url }, 'Embedded lookup service started (UPSTREAM_URL is unset)');
+  // Its data holds a few jurisdictions only: said here, so that a search elsewhere answering none is no surprise.
+  const jurisdictions: Record<string, number> = {};
+  for (const { jurisdiction } of defaultDataSet()) jurisdictions[jurisdiction] = (jurisdictions[jurisdiction] ?? 0) + 1;
+  logger.info(
+    { url: lookupService.url, jurisdictions },
+    `Embedded lookup service started (UPSTREAM_URL is unset): companies in ${Object.keys(jurisdictions).join(', ')} only`,
+  );
   return { target: { url: new URL(lookupService.url), ...lookupService.credentials }, lookupService };
 }
 

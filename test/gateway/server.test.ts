@@ -185,6 +185,13 @@ async function readyLine(launched: Launched): Promise<Record<string, unknown>> {
   return within(found, READY_TIMEOUT_MS, 'the ready log line');
 }
 
+/** How many companies of each jurisdiction the embedded lookup service's data holds. */
+function heldJurisdictions(): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const { jurisdiction } of defaultDataSet()) counts[jurisdiction] = (counts[jurisdiction] ?? 0) + 1;
+  return counts;
+}
+
 /** The GraphiQL URL from the gateway's ready line. */
 async function graphiqlUrl(launched: Launched): Promise<string> {
   const { graphiql } = await readyLine(launched);
@@ -240,7 +247,11 @@ describe('the main entry (src/main.ts)', () => {
         'stdout lines that are not JSON',
       ).toEqual([]);
       expect(entries).toContainEqual(
-        expect.objectContaining({ msg: 'Embedded lookup service started (UPSTREAM_URL is unset)', url: expect.any(String) }),
+        expect.objectContaining({
+          msg: `Embedded lookup service started (UPSTREAM_URL is unset): companies in ${Object.keys(heldJurisdictions()).join(', ')} only`,
+          url: expect.any(String),
+          jurisdictions: heldJurisdictions(),
+        }),
       );
       expect(entries).toContainEqual(
         expect.objectContaining({ msg: 'Configuration', config: expect.objectContaining({ upstream: 'embedded', port: 0 }) }),
