@@ -1,7 +1,7 @@
 import { ConfigError, type GatewayConfig, readConfig } from './gateway/config/gateway-config.js';
 import { describeConfig } from './gateway/config/describe-config.js';
 import type { UpstreamTarget } from './gateway/config/upstream-settings.js';
-import { createLogger, type Logger } from './gateway/logger.js';
+import { createLogger, destinationFor, type Logger } from './gateway/logger.js';
 import { graphiqlAvailability } from './gateway/graphiql/availability.js';
 import { type RunningGateway, startGateway } from './gateway/server.js';
 import type { LookupService } from './lookup-service/index.js';
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   }
   // Before anything else, so that the logger can write the active span's ids on its lines.
   const tracing = await startTracing(config.tracing);
-  const logger = createLogger(config.logLevel, undefined, tracing?.logFields);
+  const logger = createLogger(config.logLevel, await destinationFor(process.stdout.isTTY ? 'pretty' : 'json'), tracing?.logFields);
   tracing?.reportProblemsTo(logger);
 
   const { target, lookupService } = config.upstream
