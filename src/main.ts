@@ -6,7 +6,7 @@ import {
   settingsHelp,
   type UpstreamTarget,
 } from './gateway/config/gateway-config.js';
-import { createLogger, type Logger } from './gateway/logger.js';
+import { createLogger, destinationFor, type Logger } from './gateway/logger.js';
 import { graphiqlAvailability } from './gateway/graphiql/availability.js';
 import { type RunningGateway, startGateway } from './gateway/server.js';
 import type { LookupService } from './lookup-service/index.js';
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   }
   // Before anything else, so that the logger can write the active span's ids on its lines.
   const tracing = await startTracing(config.tracing);
-  const logger = createLogger(config.logLevel, undefined, tracing?.logFields);
+  const logger = createLogger(config.logLevel, await destinationFor(process.stdout.isTTY ? 'pretty' : 'json'), tracing?.logFields);
   tracing?.reportProblemsTo(logger);
 
   const { target, lookupService } = config.upstream
@@ -60,25 +60,35 @@ async function main(): Promise<void> {
   logger.info({ config: describeConfig(config) }, 'Configuration');
   // The pid: what to signal, and, under `npm start`, not npm's own.
   logger.info(
-    { pid: process.pid, graphql: gateway.graphqlUrl, graphiql: gateway.graphiqlUrl },
+    { pid: process.pid, graphql: gateway.graphqlUrl, graphiql: gateway.graphiqlUrl, metrics: gateway.metricsUrl },
     `Gateway ready: ${served(config, gateway)}`,
   );
   // Whoever waits for this line (a person, a supervisor, a test) should not wait for the log buffer to fill.
   logger.flush();
 }
 
-/** What the ready line says is served: GraphiQL's address where a browser gets it, else GraphQL's, and why GraphiQL is not there if it is on. */
+/**
+ * Every address the ready line says is served: GraphiQL's where a browser gets it, else GraphQL's (and why GraphiQL
+ * is not there if it is on), then the metrics' where they are served, the port chosen when METRICS_PORT=0.
+ */
 function served(config: GatewayConfig, gateway: RunningGateway): string {
-  if (gateway.graphiqlUrl !== undefined) return `GraphiQL at ${gateway.graphiqlUrl}`;
+  const metrics = gateway.metricsUrl === undefined ? '' : `; metrics at ${gateway.metricsUrl}`;
+  if (gateway.graphiqlUrl !== undefined) return `GraphiQL at ${gateway.graphiqlUrl}${metrics}`;
   const why = graphiqlAvailability(config) === 'trusted-documents-only' ? ' (GraphiQL is off: only trusted documents run here)' : '';
-  return `GraphQL at ${gateway.graphqlUrl}${why}`;
+  return `GraphQL at ${gateway.graphqlUrl}${why}${metrics}`;
 }
 
 async function startEmbeddedUpstream(logger: Logger): Promise<{ target: UpstreamTarget; lookupService: LookupService }> {
   // Loaded only here: the lookup service is a test double, and a gateway in front of a real upstream never loads it.
-  const { startLookupService } = await import('./lookup-service/index.js');
+  const { defaultDataSet, startLookupService } = await import('./lookup-service/index.js');
   const lookupService = await startLookupService();
-  logger.info({ url: lookupService.url }, 'Embedded lookup service started (UPSTREAM_URL is unset)');
+  // Its data holds a few jurisdictions only: said here, so that a search elsewhere answering none is no surprise.
+  const jurisdictions: Record<string, number> = {};
+  for (const { jurisdiction } of defaultDataSet()) jurisdictions[jurisdiction] = (jurisdictions[jurisdiction] ?? 0) + 1;
+  logger.info(
+    { url: lookupService.url, jurisdictions },
+    `Embedded lookup service started (UPSTREAM_URL is unset): companies in ${Object.keys(jurisdictions).join(', ')} only`,
+  );
   return { target: { url: new URL(lookupService.url), ...lookupService.credentials }, lookupService };
 }
 

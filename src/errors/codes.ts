@@ -41,7 +41,7 @@ export const ERROR_CODES = {
   CROSS_SITE_REQUEST_REFUSED: {
     statuses: [403],
     meaning:
-      'A browser request from another site whose origin is not in `CORS_ALLOWED_ORIGINS`, or a form or text POST without an `x-graphql-yoga-csrf` header (CSRF prevention)',
+      "A browser request from another site whose origin is not in `CORS_ALLOWED_ORIGINS`, or a browser's form or text POST (it names an `Origin`) without an `x-graphql-yoga-csrf` header (CSRF prevention)",
     whatToDo: "Call from an allowed origin (the gateway's operators can add yours), or POST `application/json`",
   },
   CORS_ORIGIN_NOT_ALLOWED: {
@@ -57,7 +57,8 @@ export const ERROR_CODES = {
   },
   UNSUPPORTED_MEDIA_TYPE: {
     statuses: [415],
-    meaning: 'A POST body of a `Content-Type` the gateway does not read, or without one',
+    meaning:
+      "A POST body of a `Content-Type` the gateway does not read, or without one; or a form or text body from a client that names no `Origin` (`curl -d` sends a form's type) without an `x-graphql-yoga-csrf` header",
     whatToDo: 'Send `Content-Type: application/json`',
   },
   NOT_FOUND: {
@@ -68,9 +69,9 @@ export const ERROR_CODES = {
   GRAPHIQL_UNAVAILABLE: {
     statuses: [404],
     meaning:
-      'A browser asked for GraphiQL where only trusted documents run (`ALLOW_ARBITRARY_OPERATIONS=false`, the default with `TRUSTED_DOCUMENTS`): GraphiQL sends whole queries, and none would run',
+      'A browser asked for GraphiQL (a GET of `/graphql` accepting `text/html`) where it is off (`GRAPHIQL=false`, the default in production), or where only trusted documents run (`ALLOW_ARBITRARY_OPERATIONS=false`, the default with `TRUSTED_DOCUMENTS`): GraphiQL sends whole queries, and none would run',
     whatToDo:
-      "Send the `documentId` of a trusted document from a client built with the manifest; or ask the gateway's operators for a gateway that allows arbitrary operations",
+      "Where it is off, its operators can set `GRAPHIQL=true`; where only trusted documents run, send the `documentId` of a trusted document from a client built with the manifest, or ask the gateway's operators for a gateway that allows arbitrary operations",
   },
   TOO_MANY_CONNECTIONS: {
     statuses: [503],

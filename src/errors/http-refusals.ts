@@ -12,13 +12,18 @@ export class NotFoundError extends Refusal {
   }
 }
 
-/** GraphiQL asked for where only trusted documents run: it sends whole queries, and none would run. */
+/**
+ * GraphiQL asked for by a browser where it is not served: turned off (GRAPHIQL=false, the default in production), or
+ * where only trusted documents run, since it sends whole queries and none would run.
+ */
 export class GraphiqlUnavailableError extends Refusal {
   readonly code = 'GRAPHIQL_UNAVAILABLE';
 
-  constructor() {
+  constructor(why: 'off' | 'trusted-documents-only', production: boolean) {
     super(
-      'GraphiQL is off here: this gateway runs only trusted documents (ALLOW_ARBITRARY_OPERATIONS=false), and GraphiQL sends whole queries; send the documentId of a trusted document from a client built with the manifest',
+      why === 'off'
+        ? `GraphiQL is off here (GRAPHIQL=false${production ? ', the default with NODE_ENV=production' : ''}); its operators can turn it on with GRAPHIQL=true. GraphQL requests are answered at this address with Accept: application/json`
+        : 'GraphiQL is off here: this gateway runs only trusted documents (ALLOW_ARBITRARY_OPERATIONS=false), and GraphiQL sends whole queries; send the documentId of a trusted document from a client built with the manifest',
     );
   }
 }
@@ -52,8 +57,10 @@ export class CorsOriginNotAllowedError extends Refusal {
 export class UnsupportedMediaTypeError extends Refusal {
   readonly code = 'UNSUPPORTED_MEDIA_TYPE';
 
-  constructor(contentType: string | undefined, expected: string) {
-    super(`Send the request as ${expected}${contentType ? `, not ${excerpt(contentType)}` : '; the Content-Type header is missing'}`);
+  /** `hint`: how to send it so, where the way the request went wrong is known. */
+  constructor(contentType: string | undefined, expected: string, hint?: string) {
+    const sent = contentType ? `, not ${excerpt(contentType)}` : '; the Content-Type header is missing';
+    super(`Send the request as ${expected}${sent}${hint === undefined ? '' : `: ${hint}`}`);
   }
 }
 

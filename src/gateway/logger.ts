@@ -7,6 +7,10 @@ export type { Logger };
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** JSON lines, for a collector; or one readable line per entry, for a person at a terminal. */
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 /**
  * Lines wait until this many bytes are pending, so that a request's line costs
  * no system call of its own: about 80 lines a write. It must stay below
@@ -50,6 +54,22 @@ export function bufferedDestination(dest: number | string = 1): DestinationStrea
   const writeBytes = destination.write;
   destination.write = (line: string) => writeBytes.call(destination, Buffer.from(line) as unknown as string);
   return destination;
+}
+
+/**
+ * Stdout as a person reads it: a line per entry, its time, level and message
+ * first and its fields after, coloured where the terminal takes colours.
+ * Written as each line comes (a terminal is not a hot path), through
+ * pino-pretty, loaded only here: a gateway logging JSON never loads it.
+ */
+export async function prettyDestination(): Promise<DestinationStream> {
+  const { default: pretty } = await import('pino-pretty');
+  return pretty({ sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' });
+}
+
+/** Where `format` sends lines: stdout, buffered, for JSON; as they come for a person. */
+export function destinationFor(format: LogFormat): Promise<DestinationStream> | DestinationStream {
+  return format === 'pretty' ? prettyDestination() : bufferedDestination();
 }
 
 /**

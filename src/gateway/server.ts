@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import { setTimeout as pause } from 'node:timers/promises';
-import type { AddressInfo } from 'node:net';
 import type { Alarm, Clock, Sleep } from '../upstream/resilience/clock.js';
 import { createAccessPolicy } from './access/client-access.js';
 import type { GatewayConfig, UpstreamTarget } from './config/gateway-config.js';
@@ -13,6 +12,7 @@ import { accessLoggerOf, loggedPath, type Logger } from './logger.js';
 import { GRAPHQL_PATH } from './paths.js';
 import { answerUnhandledRequests } from './http/unhandled-requests.js';
 import { applySocketTimeouts } from './http/socket-timeouts.js';
+import { listen } from './http/listen.js';
 import { trackUnservedConnections } from './http/unserved-connections.js';
 import { createRequestHandler, type GraphiqlRoutes, type RequestHandler, type RequestHandlerOptions } from './http/request-handler.js';
 import { ResponseCache, RESPONSE_CACHE_SHARE } from './response-cache/response-cache.js';
@@ -218,16 +218,7 @@ export async function startGateway(
     metrics?.unreadRequest(refusal.code);
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { address, port } = server.address() as AddressInfo;
-  const host = address.includes(':') ? `[${address}]` : address;
-  const url = `http://${host}:${port}`;
+  const url = await listen(server, config.host, config.port, { host: 'HOST', port: 'PORT' });
   // Gauges read the state they show when scraped; started after the public server, so a scrape finds everything in place.
   metrics?.readFrom({
     upstream: () => upstream.status(),
@@ -273,12 +264,12 @@ export async function startGateway(
   };
 }
 
-/** GraphiQL's routes as the settings decide: served, refused where it could run nothing, or absent. */
-function graphiqlRoutesFor(config: Omit<GatewayConfig, 'upstream'>, graphiql: GraphiqlResponder | undefined): GraphiqlRoutes | undefined {
+/** GraphiQL's routes as the settings decide: served, or refused with the reason it is not (off, or unable to run anything). */
+function graphiqlRoutesFor(config: Omit<GatewayConfig, 'upstream'>, graphiql: GraphiqlResponder | undefined): GraphiqlRoutes {
   if (graphiql !== undefined) return { served: true, page: graphiql.page, file: graphiql.file };
-  return graphiqlAvailability(config) === 'trusted-documents-only'
-    ? { served: false, refusal: () => new GraphiqlUnavailableError() }
-    : undefined;
+  const availability = graphiqlAvailability(config);
+  const why = availability === 'trusted-documents-only' ? availability : 'off';
+  return { served: false, refusal: () => new GraphiqlUnavailableError(why, config.production) };
 }
 
 /** The checks as the settings configure them, in front of `next`. */

@@ -34,7 +34,18 @@ describe('a refusal quoting a header 8,000 characters long', () => {
       403,
       'CROSS_SITE_REQUEST_REFUSED',
     ],
-    ['Content-Type of a POST a form could send', { 'content-type': `text/plain;${LONG_VALUE}` }, 403, 'CROSS_SITE_REQUEST_REFUSED'],
+    [
+      "Content-Type of a POST a browser's form could send",
+      { 'content-type': `text/plain;${LONG_VALUE}`, origin: 'https://evil.example' },
+      403,
+      'CROSS_SITE_REQUEST_REFUSED',
+    ],
+    [
+      'Content-Type of a POST a command-line client sent as text',
+      { 'content-type': `text/plain;${LONG_VALUE}` },
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    ],
   ])('names the start of the %s and no more', async (_, headers, status, code) => {
     const answer = await stack.post(JSON.stringify({ query: '{ __typename }' }), headers);
     expect(answer.status).toBe(status);

@@ -229,13 +229,34 @@ describe('CSRF prevention', () => {
 
   it('refuses a form POST from a browser that sends no fetch metadata, unless it carries a CSRF header', async () => {
     const form = `query=${encodeURIComponent('{ __typename }')}`;
-    const refused = await post({ 'content-type': 'application/x-www-form-urlencoded' }, form);
+    const refused = await post({ 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' }, form);
     expect(refused.status).toBe(403);
-    expect(messagesOf(refused.text)).toEqual([
-      'A POST with content type application/x-www-form-urlencoded needs one of the headers x-graphql-yoga-csrf, apollo-require-preflight (CSRF prevention); send application/json instead',
-    ]);
+    expect(JSON.parse(refused.text)).toEqual({
+      errors: [
+        {
+          message:
+            'A POST with content type application/x-www-form-urlencoded needs one of the headers x-graphql-yoga-csrf, apollo-require-preflight (CSRF prevention); send application/json instead',
+          extensions: { requestId: expect.any(String), code: 'CROSS_SITE_REQUEST_REFUSED' },
+        },
+      ],
+    });
     const allowed = await post({ 'content-type': 'application/x-www-form-urlencoded', 'x-graphql-yoga-csrf': '1' }, form);
     expect(allowed.status).toBe(200);
+  });
+
+  it("tells a command-line client that posts JSON under a form's type (curl -d) to say it is JSON, rather than call it an attack", async () => {
+    const curl = await post({ 'content-type': 'application/x-www-form-urlencoded', accept: '*/*', 'user-agent': 'curl/8.5.0' }, SEARCH);
+    expect(curl.status).toBe(415);
+    expect(JSON.parse(curl.text)).toEqual({
+      errors: [
+        {
+          message:
+            "Send the request as application/json, not application/x-www-form-urlencoded: add the header Content-Type: application/json (curl -d sends a form's type unless told otherwise); a form or text body is read only with one of the headers x-graphql-yoga-csrf, apollo-require-preflight",
+          extensions: { requestId: expect.any(String), code: 'UNSUPPORTED_MEDIA_TYPE' },
+        },
+      ],
+    });
+    expectNoUpstreamCall(stack);
   });
 
   it('lets same-origin browser requests and allowed cross-origin ones through', async () => {

@@ -29,16 +29,16 @@ describe('production mode (NODE_ENV=production)', () => {
     process.env.NODE_ENV = 'test';
   });
 
-  it('serves no GraphiQL: a browser gets 406 and a message, not the page', async () => {
+  it('serves no GraphiQL: a browser gets 404 GRAPHIQL_UNAVAILABLE saying it is off and how to turn it on, not the page', async () => {
     const { status, headers, text } = await send(stack.gateway.graphqlUrl, { headers: { accept: 'text/html' } });
-    expect(status).toBe(406);
+    expect(status).toBe(404);
     expect(headers['content-type']).toBe('application/json; charset=utf-8');
     expect(JSON.parse(text)).toEqual({
       errors: [
         {
           message:
-            'Answers are application/graphql-response+json, application/json, text/event-stream, multipart/mixed in UTF-8; the Accept header (text/html) allows none of them; send Accept: application/graphql-response+json',
-          extensions: { requestId: expect.any(String), code: 'NOT_ACCEPTABLE' },
+            'GraphiQL is off here (GRAPHIQL=false, the default with NODE_ENV=production); its operators can turn it on with GRAPHIQL=true. GraphQL requests are answered at this address with Accept: application/json',
+          extensions: { requestId: expect.any(String), code: 'GRAPHIQL_UNAVAILABLE' },
         },
       ],
     });
@@ -156,7 +156,11 @@ describe('development mode (the default)', () => {
   it('turns GraphiQL and introspection off with GRAPHIQL=false and INTROSPECTION=false', async () => {
     const closed = await startStack({ gateway: settings({ GRAPHIQL: 'false', INTROSPECTION: 'false' }) });
     try {
-      expect((await send(closed.gateway.graphqlUrl, { headers: { accept: 'text/html' } })).status).toBe(406);
+      const page = await send(closed.gateway.graphqlUrl, { headers: { accept: 'text/html' } });
+      expect(page.status).toBe(404);
+      expect(messagesOf(page.text)).toEqual([
+        'GraphiQL is off here (GRAPHIQL=false); its operators can turn it on with GRAPHIQL=true. GraphQL requests are answered at this address with Accept: application/json',
+      ]);
       expect((await closed.post({ query: INTROSPECTION })).status).toBe(400);
     } finally {
       await closed.close();

@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GRAPHIQL_EXAMPLE_QUERY } from '../../src/gateway/graphiql/graphiql-example.js';
@@ -183,6 +185,13 @@ async function readyLine(launched: Launched): Promise<Record<string, unknown>> {
   return within(found, READY_TIMEOUT_MS, 'the ready log line');
 }
 
+/** How many companies of each jurisdiction the embedded lookup service's data holds. */
+function heldJurisdictions(): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const { jurisdiction } of defaultDataSet()) counts[jurisdiction] = (counts[jurisdiction] ?? 0) + 1;
+  return counts;
+}
+
 /** The GraphiQL URL from the gateway's ready line. */
 async function graphiqlUrl(launched: Launched): Promise<string> {
   const { graphiql } = await readyLine(launched);
@@ -238,7 +247,11 @@ describe('the main entry (src/main.ts)', () => {
         'stdout lines that are not JSON',
       ).toEqual([]);
       expect(entries).toContainEqual(
-        expect.objectContaining({ msg: 'Embedded lookup service started (UPSTREAM_URL is unset)', url: expect.any(String) }),
+        expect.objectContaining({
+          msg: `Embedded lookup service started (UPSTREAM_URL is unset): companies in ${Object.keys(heldJurisdictions()).join(', ')} only`,
+          url: expect.any(String),
+          jurisdictions: heldJurisdictions(),
+        }),
       );
       // Setting by setting; UPSTREAM_URL unset, so no upstreamUrl.
       const printed = entries.find((entry) => entry?.msg === 'Configuration')?.config;
@@ -321,6 +334,33 @@ describe('the main entry (src/main.ts)', () => {
     },
     READY_TIMEOUT_MS + 5_000,
   );
+
+  it('names every address it serves in its ready line, the metrics port it chose among them', {
+    timeout: READY_TIMEOUT_MS + 5_000,
+  }, async () => {
+    launched = launchMain({ PORT: '0', METRICS_PORT: '0' });
+    const ready = await readyLine(launched);
+    expect(ready.metrics).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+    expect(new URL(ready.metrics as string).port).not.toBe('0');
+    expect(ready.msg).toBe(`Gateway ready: GraphiQL at ${ready.graphiql}; metrics at ${ready.metrics}`);
+    expect((await send(ready.metrics as string)).status).toBe(200);
+  });
+
+  it('exits 1 when its port is taken, naming PORT and what to do', { timeout: READY_TIMEOUT_MS + 5_000 }, async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      launched = launchMain({ PORT: String(port) });
+      const exit = await within(launched.exited, READY_TIMEOUT_MS, 'main.ts to exit with its port taken');
+      expect(exit).toEqual({ code: 1, signal: null });
+      expect(launched.stderr()).toContain(
+        `Gateway failed to start: PORT=${port}: 127.0.0.1:${port} is already in use (EADDRINUSE) by another process; stop it, or set PORT to a free port (0 lets the system choose one)\n`,
+      );
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
 
   it(
     'exits 1 with a bad setting, naming it on stderr',

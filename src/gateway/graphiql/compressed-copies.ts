@@ -10,15 +10,13 @@ export const CONTENT_ENCODINGS = ['br', 'gzip'] as const;
 export type ContentEncoding = (typeof CONTENT_ENCODINGS)[number];
 
 /**
- * Brotli at its best, with its largest window: 1.91 MB for all of GraphiQL's
- * files (8.9 MB) where quality 9 leaves about 2.09 MB. It costs about
- * 13 s of CPU (measured), once per version of GraphiQL: at `npm run build`, or
- * in the background on a first start without it.
+ * Brotli and gzip at middle levels: GraphiQL's files are fetched once per
+ * browser and kept (their URLs name their content), so the last few percent
+ * a top level saves on the wire are not worth its many times greater CPU at
+ * every install. docs/performance.md has the measurement and its command.
  */
-export const BROTLI_QUALITY = 11;
-export const BROTLI_WINDOW_BITS = 24;
-/** gzip's best, for browsers without Brotli: 2.4 MB for all of GraphiQL. */
-export const GZIP_LEVEL = 9;
+export const BROTLI_QUALITY = 5;
+export const GZIP_LEVEL = 6;
 
 /** node_modules/.cache, where tools conventionally keep what they can make again: a fresh install starts without it. */
 export const DEFAULT_COPIES_DIR = fileURLToPath(new URL('../../../node_modules/.cache/company-search-gateway/graphiql/', import.meta.url));
@@ -114,7 +112,6 @@ function compress({ file, encoding }: Copy): Promise<Buffer> {
   return brotli(file.body, {
     params: {
       [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
-      [constants.BROTLI_PARAM_LGWIN]: BROTLI_WINDOW_BITS,
       [constants.BROTLI_PARAM_SIZE_HINT]: file.body.length,
       [constants.BROTLI_PARAM_MODE]: file.contentType.startsWith('text/') ? constants.BROTLI_MODE_TEXT : constants.BROTLI_MODE_GENERIC,
     },

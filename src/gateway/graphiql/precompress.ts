@@ -5,12 +5,14 @@ import { CompressedCopies, CONTENT_ENCODINGS, DEFAULT_COPIES_DIR } from './compr
 /**
  * Makes the compressed copies of GraphiQL's files that the folder lacks, on
  * every core, and deletes those of other versions. With the copies there, it
- * only reads them. Answers a line saying what it did.
+ * only reads them. Says what it is about to make through `progress`, so that
+ * an install does not sit silent, and answers a line saying what it did.
  */
-export async function precompressGraphiql(dir: string = DEFAULT_COPIES_DIR): Promise<string> {
+export async function precompressGraphiql(dir: string = DEFAULT_COPIES_DIR, progress: (line: string) => void = () => {}): Promise<string> {
   const files = filesOf(await installedBundle());
   const copies = new CompressedCopies(dir);
   const missing = await copies.load(files);
+  if (missing.length > 0) progress(`GraphiQL: compressing ${files.length} files (${CONTENT_ENCODINGS.join(', ')}) for serving…`);
   const startedAt = performance.now();
   await copies.make(missing, availableParallelism());
   await copies.prune(files);

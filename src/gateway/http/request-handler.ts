@@ -19,7 +19,6 @@ import {
   AcceptTooLongError,
   BatchTooLargeError,
   CorsOriginNotAllowedError,
-  CrossSiteRequestRefusedError,
   ExpectationFailedError,
   InvalidHostError,
   MethodNotAllowedError,
@@ -126,8 +125,8 @@ async function handle(
   }
   if (method === 'OPTIONS') return answerOptions(options.cors, request, response);
 
-  const refused = crossSiteRefusal(method, request.headers, options.cors.allows);
-  if (refused) return reject(options, response, new CrossSiteRequestRefusedError(refused));
+  const forged = crossSiteRefusal(method, request.headers, options.cors.allows);
+  if (forged) return reject(options, response, forged);
 
   if (method === 'POST' && !isReadableBody(request.headers['content-type'])) {
     return reject(options, response, new UnsupportedMediaTypeError(request.headers['content-type'], REQUEST_MEDIA_TYPES[0]!));

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../http/listen.js';
 import type { GatewayMetrics } from './metrics.js';
 
 export const METRICS_PATH = '/metrics';
@@ -39,17 +39,9 @@ export async function startMetricsServer(metrics: GatewayMetrics, host: string, 
     },
   );
   server.maxConnections = METRICS_MAX_CONNECTIONS;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { address, port: bound } = server.address() as AddressInfo;
-  const shown = address.includes(':') ? `[${address}]` : address;
+  const base = await listen(server, host, port, { host: 'METRICS_HOST', port: 'METRICS_PORT' });
   return {
-    url: `http://${shown}:${bound}${METRICS_PATH}`,
+    url: `${base}${METRICS_PATH}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

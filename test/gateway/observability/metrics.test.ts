@@ -163,7 +163,9 @@ describe('a METRICS_PORT already taken', () => {
     try {
       const config = { ...readConfig({}), port: publicPort, metricsPort, logLevel: 'silent' as const };
       const upstream = { url: new URL('http://127.0.0.1:9'), clientId: 'id', clientSecret: 'secret' };
-      await expect(startGateway(config, upstream, createLogger('silent'), { tokenAtStart: false })).rejects.toThrow(/EADDRINUSE/);
+      await expect(startGateway(config, upstream, createLogger('silent'), { tokenAtStart: false })).rejects.toThrow(
+        `METRICS_PORT=${metricsPort}: 127.0.0.1:${metricsPort} is already in use (EADDRINUSE) by another process; stop it, or set METRICS_PORT to a free port (0 lets the system choose one)`,
+      );
       const again = createServer();
       await new Promise<void>((resolve, reject) => again.once('error', reject).listen(publicPort, '127.0.0.1', resolve));
       await new Promise((resolve) => again.close(resolve));
