@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { ConfigError, type GatewayConfig, readConfig } from './gateway/config/gateway-config.js';
 import { describeConfig } from './gateway/config/describe-config.js';
 import type { UpstreamTarget } from './gateway/config/upstream-settings.js';
@@ -7,6 +8,9 @@ import { type RunningGateway, startGateway } from './gateway/server.js';
 import type { LookupService } from './lookup-service/index.js';
 import { onStopSignal } from './shared/stop-signals.js';
 import { startTracing } from './gateway/observability/tracing.js';
+
+/** The release running, as package.json names it (the image's version label is the same): on the ready line, so that a log tells which release answered. */
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /**
  * `npm start`: the gateway in front of UPSTREAM_URL, or, when that is unset,
@@ -50,7 +54,7 @@ async function main(): Promise<void> {
   logger.info({ config: describeConfig(config) }, 'Configuration');
   // The pid: what to signal, and, under `npm start`, not npm's own.
   logger.info(
-    { pid: process.pid, graphql: gateway.graphqlUrl, graphiql: gateway.graphiqlUrl },
+    { pid: process.pid, version: VERSION, graphql: gateway.graphqlUrl, graphiql: gateway.graphiqlUrl },
     `Gateway ready: ${served(config, gateway)}`,
   );
   // Whoever waits for this line (a person, a supervisor, a test) should not wait for the log buffer to fill.
