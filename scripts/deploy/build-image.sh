@@ -20,8 +20,10 @@ image=${IMAGE:-localhost/company-search-gateway:$version}
 default_ca=${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt}
 extra_ca=${EXTRA_CA-$default_ca}
 
+# The labels are also given as --label: buildah's layer cache reuses a LABEL step whose build arguments changed.
 set -- --format docker --layers \
   --build-arg "VERSION=$version" --build-arg "REVISION=$revision" \
+  --label "org.opencontainers.image.version=$version" --label "org.opencontainers.image.revision=$revision" \
   --build-arg "NPM_REGISTRY=$(npm config get registry)" \
   -t "$image" -f "$root/Dockerfile"
 if [ -n "$extra_ca" ] && [ -f "$extra_ca" ]; then set -- "$@" --secret "id=extra_ca,src=$extra_ca"; fi

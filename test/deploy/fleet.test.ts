@@ -44,6 +44,18 @@ async function inBalancer(service: string): Promise<string | undefined> {
   return rows.find((row) => row[0] === 'gateways' && row[1] === service)?.[17];
 }
 
+/** What each gateway logged of its token and of Redis, to tell why the fleet did not share. */
+async function sharingLog(): Promise<string> {
+  const logs = await Promise.all(
+    GATEWAYS.map(async (service) =>
+      (await logLines(container(service)))
+        .filter((line) => /token|Redis|ready|Shutting|Stopped/i.test(String(line.msg)))
+        .map((line) => `${service} ${JSON.stringify(line)}`),
+    ),
+  );
+  return logs.flat().join('\n');
+}
+
 const allUp = async () => ((await Promise.all(GATEWAYS.map(inBalancer))).every((status) => status === 'UP') ? true : undefined);
 
 describe('the fleet of deploy/compose/compose.yaml: Redis, three gateways and haproxy', () => {
@@ -72,7 +84,7 @@ describe('the fleet of deploy/compose/compose.yaml: Redis, three gateways and ha
   });
 
   it('loses no request through the balancer while the gateways restart one at a time on SIGTERM, with one token call for the fleet', async () => {
-    expect((await counters()).tokenRequests).toBe(1);
+    expect((await counters()).tokenRequests, await sharingLog()).toBe(1);
     const load = startLoad(`http://127.0.0.1:${ports.fleet}`);
     try {
       await within(load.more(50), SAFETY_MS, 'traffic before the restarts');
@@ -94,7 +106,7 @@ describe('the fleet of deploy/compose/compose.yaml: Redis, three gateways and ha
       expect(failures).toEqual([]);
       expect(answered).toBeGreaterThan(200);
     }
-    expect((await counters()).tokenRequests).toBe(1);
+    expect((await counters()).tokenRequests, await sharingLog()).toBe(1);
   });
 
   it('loses no request while Redis is killed and started again, and the fleet shares again once it is back', async () => {
@@ -134,14 +146,19 @@ describe('the fleet of deploy/compose/compose.yaml: Redis, three gateways and ha
       expect(response.statusCode).toBe(200);
       expect(body.errors).toBeUndefined();
     }
-    const answeredBy = await Promise.all(
-      GATEWAYS.map(
-        async (service) =>
-          (await logLines(container(service))).filter((line) => line.msg === 'request' && requestIds.includes(line.requestId as string))
-            .length,
-      ),
+    // Each gateway answered one (their access lines reach the log within a second).
+    const answeredBy = async () =>
+      Promise.all(
+        GATEWAYS.map(
+          async (service) =>
+            (await logLines(container(service))).filter((line) => line.msg === 'request' && requestIds.includes(line.requestId as string))
+              .length,
+        ),
+      );
+    await waitFor('the access lines of the three requests', async () =>
+      (await answeredBy()).reduce((a, b) => a + b) === 3 ? true : undefined,
     );
-    expect(answeredBy).toEqual([1, 1, 1]);
+    expect(await answeredBy()).toEqual([1, 1, 1]);
     const calls = (await counters()).searchQueries.filter((query) => new URLSearchParams(query).get('q') === q);
     expect(calls).toHaveLength(1);
   });

@@ -89,9 +89,9 @@ export async function logLines(container: string): Promise<Record<string, unknow
   });
 }
 
-/** The number of `msg` lines a container has logged so far. */
+/** The number of lines a container has logged so far whose message starts with `msg`. */
 export async function countLogged(container: string, msg: string): Promise<number> {
-  return (await logLines(container)).filter((entry) => entry.msg === msg).length;
+  return (await logLines(container)).filter((entry) => String(entry.msg).startsWith(msg)).length;
 }
 
 /** `searchCompanies` as a client asks it. */
