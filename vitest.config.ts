@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
 
@@ -11,6 +11,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // Containers, built and run: `npm run test:deploy` (test/deploy/vitest.config.ts).
+    exclude: [...configDefaults.exclude, 'test/deploy/**'],
     globalSetup: ['test/support/graphiql-copies.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,

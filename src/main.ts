@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import {
   ConfigError,
   describeConfig,
@@ -12,6 +13,9 @@ import { type RunningGateway, startGateway } from './gateway/server.js';
 import type { LookupService } from './lookup-service/index.js';
 import { onStopSignal } from './shared/stop-signals.js';
 import { startTracing } from './gateway/observability/tracing.js';
+
+/** The release running, as package.json names it (the image's version label is the same): on the ready line, so that a log tells which release answered. */
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /**
  * `npm start`: the gateway in front of UPSTREAM_URL, or, when that is unset,
@@ -60,7 +64,7 @@ async function main(): Promise<void> {
   logger.info({ config: describeConfig(config) }, 'Configuration');
   // The pid: what to signal, and, under `npm start`, not npm's own.
   logger.info(
-    { pid: process.pid, graphql: gateway.graphqlUrl, graphiql: gateway.graphiqlUrl, metrics: gateway.metricsUrl },
+    { pid: process.pid, version: VERSION, graphql: gateway.graphqlUrl, graphiql: gateway.graphiqlUrl, metrics: gateway.metricsUrl },
     `Gateway ready: ${served(config, gateway)}`,
   );
   // Whoever waits for this line (a person, a supervisor, a test) should not wait for the log buffer to fill.
