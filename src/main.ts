@@ -37,7 +37,8 @@ async function main(): Promise<void> {
   }
   // Before anything else, so that the logger can write the active span's ids on its lines.
   const tracing = await startTracing(config.tracing);
-  const logger = createLogger(config.logLevel, await destinationFor(process.stdout.isTTY ? 'pretty' : 'json'), tracing?.logFields);
+  const format = config.logFormat === 'auto' ? (process.stdout.isTTY ? 'pretty' : 'json') : config.logFormat;
+  const logger = createLogger(config.logLevel, await destinationFor(format), tracing?.logFields);
   tracing?.reportProblemsTo(logger);
 
   const { target, lookupService } = config.upstream
@@ -61,7 +62,10 @@ async function main(): Promise<void> {
   };
   // Before the ready line: whoever reads it may signal at once, and a signal before the listener is there kills the process uncleanly.
   onStopSignal((signal) => void stop(signal));
-  logger.info({ config: describeConfig(config) }, 'Configuration');
+  // What was set, short enough to read before the ready line; every setting where asked for.
+  const set = describeConfig(config, process.env);
+  logger.info({ set }, `Configuration: ${Object.keys(set).length} settings set, the others at their defaults (docs/configuration.md)`);
+  logger.debug({ config: describeConfig(config) }, 'Configuration: every setting');
   // The pid: what to signal, and, under `npm start`, not npm's own.
   logger.info(
     { pid: process.pid, version: VERSION, graphql: gateway.graphqlUrl, graphiql: gateway.graphiqlUrl, metrics: gateway.metricsUrl },

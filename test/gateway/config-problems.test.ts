@@ -81,6 +81,7 @@ const BAD_VALUES: Record<string, BadValue> = {
   RATE_LIMIT_MAX_CLIENTS: NUMBER,
   TRUSTED_PROXY_COUNT: NUMBER,
   LOG_LEVEL: { value: 'loud' },
+  LOG_FORMAT: { value: 'xml' },
   OTEL_SDK_DISABLED: { value: 'yes' },
   OTEL_TRACES_EXPORTER: { value: 'jaeger' },
   OTEL_EXPORTER_OTLP_ENDPOINT: { value: 'localhost:4318' },

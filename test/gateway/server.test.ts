@@ -253,10 +253,14 @@ describe('the main entry (src/main.ts)', () => {
           jurisdictions: heldJurisdictions(),
         }),
       );
-      // Setting by setting; UPSTREAM_URL unset, so no upstreamUrl.
-      const printed = entries.find((entry) => entry?.msg === 'Configuration')?.config;
-      expect(printed).toMatchObject({ host: '127.0.0.1', port: 0, apiKeys: [] });
-      expect(printed).not.toHaveProperty('upstreamUrl');
+      // What the environment set, setting by setting; nothing at its default.
+      const printed = entries.find((entry) => typeof entry?.msg === 'string' && entry.msg.startsWith('Configuration: '));
+      expect(printed?.set).toMatchObject({ host: '127.0.0.1', port: 0, logLevel: 'info' });
+      expect(printed?.set).not.toHaveProperty('upstreamUrl');
+      expect(printed?.set).not.toHaveProperty('cacheTtlMs');
+      expect(printed?.msg).toBe(
+        `Configuration: ${Object.keys(printed?.set as object).length} settings set, the others at their defaults (docs/configuration.md)`,
+      );
 
       launched.child.kill('SIGTERM');
       const exit = await within(launched.exited, EXIT_TIMEOUT_MS, 'main.ts to exit after SIGTERM');
@@ -344,6 +348,24 @@ describe('the main entry (src/main.ts)', () => {
     expect(new URL(ready.metrics as string).port).not.toBe('0');
     expect(ready.msg).toBe(`Gateway ready: GraphiQL at ${ready.graphiql}; metrics at ${ready.metrics}`);
     expect((await send(ready.metrics as string)).status).toBe(200);
+  });
+
+  it('logs for a person with LOG_FORMAT=pretty (as at a terminal): time, level and message first, no JSON', {
+    timeout: READY_TIMEOUT_MS + 5_000,
+  }, async () => {
+    launched = launchMain({ PORT: '0', LOG_FORMAT: 'pretty' });
+    const ready = await new Promise<string>((resolve, reject) => {
+      const look = () => {
+        const line = launched!.stdoutLines().find((entry) => entry.includes('Gateway ready: '));
+        if (line !== undefined) resolve(line);
+      };
+      launched!.child.stdout!.on('data', look);
+      void launched!.exited.then(() => reject(new Error(`main.ts exited before it was ready: ${launched!.stderr()}`)));
+    });
+    // Time, level and message first, as a person reads them; no JSON.
+    expect(ready).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: Gateway ready: GraphiQL at http:\/\/127\.0\.0\.1:\d+\/graphql$/);
+    expect(launched.stdoutLines().filter((line) => line.startsWith('{'))).toEqual([]);
+    expect(launched.stdoutLines()).toContainEqual(expect.stringMatching(/INFO: Configuration: \d+ settings set/));
   });
 
   it('exits 1 when its port is taken, naming PORT and what to do', { timeout: READY_TIMEOUT_MS + 5_000 }, async () => {

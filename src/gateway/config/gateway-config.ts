@@ -109,6 +109,10 @@ class Reading {
   }
 }
 
+function isSet(declared: Setting<unknown>, env: Env): boolean {
+  return nonBlank(env[declared.env]) !== undefined || (declared.secret === true && nonBlank(env[`${declared.env}_FILE`]) !== undefined);
+}
+
 function nonBlank(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed === '' ? undefined : trimmed;
@@ -124,11 +128,13 @@ function reasonOf(error: unknown): string {
 /**
  * The configuration as it may be printed or logged, setting by setting: a
  * secret as `[redacted]`, or as much of it as its kind shows (API keys by id,
- * Redis's URL without its password).
+ * Redis's URL without its password). With `setIn`, only the settings that
+ * environment sets (itself or through its file), the rest being defaults.
  */
-export function describeConfig(config: GatewayConfig): Record<string, unknown> {
+export function describeConfig(config: GatewayConfig, setIn?: Env): Record<string, unknown> {
+  const described = setIn === undefined ? DECLARED : DECLARED.filter(({ declared }) => isSet(declared, setIn));
   return Object.fromEntries(
-    DECLARED.map(({ key, declared }) => {
+    described.map(({ key, declared }) => {
       const value = config[key];
       if (value === undefined) return [key, value];
       if (declared.secret) return [key, declared.kind.redacted ? declared.kind.redacted(value as never) : '[redacted]'];

@@ -1,6 +1,6 @@
 import { type ApiKey, MIN_API_KEY_LENGTH } from '../access/api-keys.js';
 import { MIN_JWT_SECRET_LENGTH } from '../access/jwt.js';
-import { LOG_LEVELS } from '../logger.js';
+import { LOG_FORMATS, LOG_LEVELS } from '../logger.js';
 import {
   apiKeys as apiKeyList,
   boolean,
@@ -528,7 +528,13 @@ export const logSettings = {
     env: 'LOG_LEVEL',
     kind: oneOf(LOG_LEVELS),
     default: 'info',
-    doc: "logs are JSON lines on stdout, written in batches of 12 KiB or at least once a second, and in full at exit. While stdout takes nothing, at most 4 MiB of lines wait; later ones are dropped, and a warning says how many once it takes lines again. A request's line logs at most 200 characters of its path",
+    doc: "the least severe lines written, on stdout. JSON lines are written in batches of 12 KiB or at least once a second, and in full at exit; while stdout takes nothing, at most 4 MiB of lines wait, later ones are dropped, and a warning says how many once it takes lines again. A request's line logs at most 200 characters of its path",
+  }),
+  logFormat: setting({
+    env: 'LOG_FORMAT',
+    kind: oneOf(['auto', ...LOG_FORMATS]),
+    default: 'auto',
+    doc: '`json`: one JSON object per line, for a log collector; `pretty`: one readable line per entry (time, level, message, then its fields), for a person; `auto`: `pretty` where stdout is a terminal, `json` elsewhere',
   }),
 };
 
