@@ -19,9 +19,7 @@ import { createRequestHandler, type GraphiqlRoutes, type RequestHandler, type Re
 import { ResponseCache, RESPONSE_CACHE_SHARE } from './response-cache/response-cache.js';
 import { DOCUMENT_CACHE_SHARE, DocumentCache } from './graphql/document-cache.js';
 import { createGateway } from './graphql/yoga.js';
-import type { CompiledExecutionOptions } from './graphql/use-compiled-execution.js';
 import { createYogaResponder } from './response-cache/yoga-responder.js';
-import { createDirectAnswers, type DirectAnswersOptions } from './graphql/direct-answers.js';
 import { graphiqlAvailability } from './graphiql/availability.js';
 import { GRAPHIQL_EXAMPLE_QUERY } from './graphiql/graphiql-example.js';
 import { createGraphiqlResponder, type GraphiqlResponder } from './graphiql/graphiql-responder.js';
@@ -84,13 +82,6 @@ export interface GatewayOptions {
   sleep?: Sleep | undefined;
   /** What rings each request's deadline (REQUEST_DEADLINE_MS) while it waits for the upstream; tests ring it when they choose. */
   deadlineAlarm?: Alarm | undefined;
-  /** How repeated queries are compiled (graphql/use-compiled-execution.ts); false: graphql-js executes every operation, for the test comparing the two. */
-  compiledExecution?: CompiledExecutionOptions | false | undefined;
-  /**
-   * How JSON POSTs are answered past Yoga's HTTP layer (graphql/direct-answers.ts); false: Yoga answers every
-   * request, for the test comparing the two. Off where tracing is on: the operation's span wraps Yoga's handling.
-   */
-  directAnswers?: DirectAnswersOptions | false | undefined;
 }
 
 /** The title of GraphiQL's page. */
@@ -130,7 +121,6 @@ export async function startGateway(
     documents,
     tracingPlugins: options.tracing?.plugins,
     observers: metrics ? [useGraphqlMetrics({ metrics })] : [],
-    compiledExecution: options.compiledExecution,
   });
   const redisSharing = shared && (() => shared.sharing);
   const readiness = new Readiness(() => upstream.status(), clock, redisSharing);
@@ -148,12 +138,7 @@ export async function startGateway(
       : undefined;
   const handleRequest = requestHandlerFor(
     config,
-    createYogaResponder(
-      gateway,
-      responseCache,
-      metrics,
-      options.directAnswers === false || options.tracing ? undefined : createDirectAnswers(gateway, options.directAnswers),
-    ),
+    createYogaResponder(gateway, responseCache, metrics),
     graphiqlRoutesFor(config, graphiql),
     logger,
     (socket) => connectionCap.refusalFor(socket),
