@@ -97,7 +97,7 @@ function withShortQuotes(message: string): string {
  * A variable value that cannot be coerced to its type, which graphql-js
  * reports without a code: the same error, coded like any other bad input and
  * naming its variable in `extensions.variable` (without the `$`), as a bad
- * argument names its argument. It keeps the 400 Yoga's executor gave it.
+ * argument names its argument; it is answered 400 (graphql/use-variable-error-codes.ts).
  * graphql-js quotes the value whole, twice (a 100 KB string made a 200 KB
  * answer); the message quotes at most QUOTED_VALUE_LIMIT characters of it.
  */

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerOptions } from 'node:http';
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Alarm, Clock, Sleep } from '../upstream/resilience/clock.js';
 import { createAccessPolicy } from './access/client-access.js';
@@ -11,16 +11,14 @@ import type { SharedStore } from '../upstream/shared-store.js';
 import { accessLoggerOf, loggedPath, type Logger } from './logger.js';
 import { GRAPHQL_PATH } from './paths.js';
 import { answerUnhandledRequests } from './http/unhandled-requests.js';
-import { applySocketTimeouts } from './http/socket-timeouts.js';
+import { applySocketTimeouts, type SocketTimeouts } from './http/socket-timeouts.js';
 import { listen } from './http/listen.js';
 import { trackUnservedConnections } from './http/unserved-connections.js';
 import { createRequestHandler, type GraphiqlRoutes, type RequestHandler, type RequestHandlerOptions } from './http/request-handler.js';
 import { ResponseCache, RESPONSE_CACHE_SHARE } from './response-cache/response-cache.js';
 import { DOCUMENT_CACHE_SHARE, DocumentCache } from './graphql/document-cache.js';
 import { createGateway } from './graphql/yoga.js';
-import type { CompiledExecutionOptions } from './graphql/use-compiled-execution.js';
 import { createYogaResponder } from './response-cache/yoga-responder.js';
-import { createDirectAnswers, type DirectAnswersOptions } from './graphql/direct-answers.js';
 import { graphiqlAvailability } from './graphiql/availability.js';
 import { GRAPHIQL_EXAMPLE_QUERY } from './graphiql/graphiql-example.js';
 import { createGraphiqlResponder, type GraphiqlResponder } from './graphiql/graphiql-responder.js';
@@ -31,7 +29,7 @@ import { upstreamClientFor } from './upstream-client-for.js';
 import { systemClock } from '../upstream/resilience/clock.js';
 import { GatewayMetrics } from './observability/metrics.js';
 import { startMetricsServer } from './observability/metrics-server.js';
-import { ObservedResponse, REQUEST_ID_HEADER, requestIdFrom } from './observability/observed-response.js';
+import { ObservedResponse, startObserving } from './observability/observed-response.js';
 import { Readiness } from './observability/readiness.js';
 import { fetchTokenAtStart } from './observability/token-at-start.js';
 import { useGraphqlMetrics } from './observability/use-graphql-metrics.js';
@@ -83,13 +81,6 @@ export interface GatewayOptions {
   sleep?: Sleep | undefined;
   /** What rings each request's deadline (REQUEST_DEADLINE_MS) while it waits for the upstream; tests ring it when they choose. */
   deadlineAlarm?: Alarm | undefined;
-  /** How repeated queries are compiled (graphql/use-compiled-execution.ts); false: graphql-js executes every operation, for the test comparing the two. */
-  compiledExecution?: CompiledExecutionOptions | false | undefined;
-  /**
-   * How JSON POSTs are answered past Yoga's HTTP layer (graphql/direct-answers.ts); false: Yoga answers every
-   * request, for the test comparing the two. Off where tracing is on: the operation's span wraps Yoga's handling.
-   */
-  directAnswers?: DirectAnswersOptions | false | undefined;
 }
 
 /** The title of GraphiQL's page. */
@@ -129,7 +120,6 @@ export async function startGateway(
     documents,
     tracingPlugins: options.tracing?.plugins,
     observers: metrics ? [useGraphqlMetrics({ metrics })] : [],
-    compiledExecution: options.compiledExecution,
   });
   const redisSharing = shared && (() => shared.sharing);
   const readiness = new Readiness(() => upstream.status(), clock, redisSharing);
@@ -147,12 +137,7 @@ export async function startGateway(
       : undefined;
   const handleRequest = requestHandlerFor(
     config,
-    createYogaResponder(
-      gateway,
-      responseCache,
-      metrics,
-      options.directAnswers === false || options.tracing ? undefined : createDirectAnswers(gateway, options.directAnswers),
-    ),
+    createYogaResponder(gateway, responseCache, metrics),
     graphiqlRoutesFor(config, graphiql),
     logger,
     (socket) => connectionCap.refusalFor(socket),
@@ -168,50 +153,24 @@ export async function startGateway(
   function finished(this: ObservedResponse): void {
     // Once shutdown has begun, a keep-alive connection is closed as soon as it falls idle.
     if (closing) server.closeIdleConnections();
-    const durationMs = performance.now() - this.startedAt;
+    const durationMs = logAccess(accessLogger, this);
     metrics?.request(this.outcome, durationMs / 1000, this.refusalCode);
-    accessLogger.info(
-      {
-        method: this.req.method,
-        path: loggedPath(this.req.url),
-        status: this.statusCode,
-        durationMs: Math.round(durationMs * 100) / 100,
-        requestId: this.requestId,
-      },
-      'request',
-    );
   }
   const serve = (request: IncomingMessage, response: ObservedResponse, continueFirst = false) => {
-    response.startedAt = performance.now();
-    const requestId = requestIdFrom(request.headers[REQUEST_ID_HEADER]);
-    response.requestId = requestId;
-    response.setHeader(REQUEST_ID_HEADER, requestId);
+    startObserving(request, response);
     if (closing) response.setHeader('connection', 'close');
     // 'finish' comes once: on() spares once()'s wrapper.
     response.on('finish', finished);
     handleRequest(request, response, continueFirst);
   };
   const served = options.tracing ? options.tracing.traceRequests(serve) : serve;
-  // Slow clients only hold sockets: headers not in by HEADERS_TIMEOUT_MS, or the whole request by REQUEST_TIMEOUT_MS, get 408 and a close.
-  const server = createServer(
-    {
-      headersTimeout: config.headersTimeoutMs,
-      requestTimeout: config.requestTimeoutMs,
-      connectionsCheckingInterval: connectionsCheckingIntervalFor(config.headersTimeoutMs),
-      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-      // Node answers an HTTP/1.1 request without Host with a bare 400; the request handler refuses it with a coded one.
-      requireHostHeader: false,
-      // Each response carries its request id and outcome, for the logs, the errors and the metrics.
-      ServerResponse: ObservedResponse,
-    },
-    served,
-  );
+  const server = createServer(httpServerOptions(config), served);
   // Without this listener Node sends `100 Continue` before any check has run.
   server.on('checkContinue', (request: IncomingMessage, response: ObservedResponse) => served(request, response, true));
   // Without this listener Node answers other expectations with a bare 417; the request handler refuses them with a coded one.
   server.on('checkExpectation', (request: IncomingMessage, response: ObservedResponse) => served(request, response));
   connectionCap.attach(server);
-  applySocketTimeouts(server, { idleMs: config.idleSocketTimeoutMs, answerWriteMs: config.responseWriteTimeoutMs }, logger);
+  applySocketTimeouts(server, socketTimeoutsOf(config), logger);
   const closeUnserved = trackUnservedConnections(server);
   answerUnhandledRequests(server, config.refusalLingerMs, (refusal) => {
     logger.info({ status: refusal.status, code: refusal.code }, 'Request refused');
@@ -262,6 +221,47 @@ export async function startGateway(
       await shared?.close();
     },
   };
+}
+
+type ServerTimeouts = Pick<GatewayConfig, 'headersTimeoutMs' | 'requestTimeoutMs' | 'idleSocketTimeoutMs' | 'responseWriteTimeoutMs'>;
+
+/**
+ * node:http's settings for the gateway's server. Slow clients only hold
+ * sockets: headers not in by HEADERS_TIMEOUT_MS, or the whole request by
+ * REQUEST_TIMEOUT_MS, get 408 and a close.
+ */
+export function httpServerOptions(config: ServerTimeouts): ServerOptions<typeof IncomingMessage, typeof ObservedResponse> {
+  return {
+    headersTimeout: config.headersTimeoutMs,
+    requestTimeout: config.requestTimeoutMs,
+    connectionsCheckingInterval: connectionsCheckingIntervalFor(config.headersTimeoutMs),
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    // Node answers an HTTP/1.1 request without Host with a bare 400; the request handler refuses it with a coded one.
+    requireHostHeader: false,
+    // Each response carries its request id and outcome, for the logs, the errors and the metrics.
+    ServerResponse: ObservedResponse,
+  };
+}
+
+/** The timeouts applySocketTimeouts holds the server's connections to (http/socket-timeouts.ts). */
+export function socketTimeoutsOf(config: ServerTimeouts): SocketTimeouts {
+  return { idleMs: config.idleSocketTimeoutMs, answerWriteMs: config.responseWriteTimeoutMs };
+}
+
+/** Writes the one line every request gets, once its answer is written; returns the request's duration in ms. */
+export function logAccess(accessLogger: Logger, response: ObservedResponse): number {
+  const durationMs = performance.now() - response.startedAt;
+  accessLogger.info(
+    {
+      method: response.req.method,
+      path: loggedPath(response.req.url),
+      status: response.statusCode,
+      durationMs: Math.round(durationMs * 100) / 100,
+      requestId: response.requestId,
+    },
+    'request',
+  );
+  return durationMs;
 }
 
 /** GraphiQL's routes as the settings decide: served, or refused with the reason it is not (off, or unable to run anything). */

@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
 /** The whole number `raw` holds, from `min` to `max`, or `fallback` where it is absent; throws a message naming `--name`. */
 export function wholeNumberOption(name: string, raw: string | boolean | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
@@ -16,4 +19,15 @@ export function readCommandLine<Options>(read: (args: string[]) => Options, usag
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${usage}\n`);
     return undefined;
   }
+}
+
+/** `raw` as a checkout of the gateway with its dependencies installed, to run its gateway beside this one's; throws a message naming `--name`. */
+export function checkoutOption(name: string, raw: string): string {
+  // npm runs scripts from the package's root; a relative path means one from where `npm run` was typed.
+  const checkout = resolve(process.env.INIT_CWD ?? process.cwd(), raw);
+  if (!existsSync(join(checkout, 'test', 'harness', 'gateway-child.ts'))) {
+    throw new Error(`--${name} ${checkout} is not a checkout of this gateway with its benchmark harness (test/harness/gateway-child.ts)`);
+  }
+  if (!existsSync(join(checkout, 'node_modules'))) throw new Error(`--${name} ${checkout} has no node_modules: run npm ci there first`);
+  return checkout;
 }

@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { wholeNumberOption } from './command-line.js';
+import { checkoutOption, wholeNumberOption } from './command-line.js';
 
 export interface CompareOptions {
   /** A checkout of the gateway, its dependencies installed, that this one is measured against. */
@@ -15,7 +13,7 @@ export interface CompareOptions {
 
 export const COMPARE_USAGE = `Usage: npm run bench:compare -- --baseline DIR [options]
   --baseline DIR             another checkout of the gateway, with npm ci run there
-  --rounds N                 measured rounds per gateway (default 10)
+  --rounds N                 measured rounds per gateway (default 20)
   --round-ms MS              length of a round, at least 1000 (default 3000)
   --warmup N                 cold searches per gateway before its rounds (default 5000)
   --upstream-latency-ms MS   lookup service search latency, at least 1 (default 5)`;
@@ -37,15 +35,9 @@ export function readCompareOptions(args: string[]): CompareOptions {
   const integer = (name: 'rounds' | 'round-ms' | 'warmup' | 'upstream-latency-ms', fallback: number, min: number, max: number) =>
     wholeNumberOption(name, values[name], fallback, min, max);
   if (values.baseline === undefined) throw new Error('--baseline is required: the checkout to compare this one with');
-  // npm runs scripts from the package's root; a relative path means one from where `npm run` was typed.
-  const baseline = resolve(process.env.INIT_CWD ?? process.cwd(), values.baseline);
-  if (!existsSync(join(baseline, 'test', 'harness', 'gateway-child.ts'))) {
-    throw new Error(`--baseline ${baseline} is not a checkout of this gateway with its benchmark harness (test/harness/gateway-child.ts)`);
-  }
-  if (!existsSync(join(baseline, 'node_modules'))) throw new Error(`--baseline ${baseline} has no node_modules: run npm ci there first`);
   return {
-    baseline,
-    rounds: integer('rounds', 10, 1, 100),
+    baseline: checkoutOption('baseline', values.baseline),
+    rounds: integer('rounds', 20, 1, 100),
     // A round of a second holds about 150 cold searches; shorter ones compare too few.
     roundMs: integer('round-ms', 3_000, 1_000, 600_000),
     warmupRequests: integer('warmup', 5_000, 0, 50_000),

@@ -1,19 +1,16 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { childPids, HarnessChild } from '../harness/child-process.js';
-import type { GatewayStartParams, GatewayStarted } from '../harness/protocol.js';
 import { readCommandLine } from './command-line.js';
 import { COMPARE_USAGE, type CompareOptions, readCompareOptions } from './compare-options.js';
 import { gatewayEnv } from './gateway-env.js';
 import { LoadClient } from './load.js';
-import { cpuUs, type Server } from './context.js';
+import { type CheckoutGateway, cpuUs, startCheckoutGateway } from './context.js';
 import { MachineLoad } from './machine-load.js';
 import { planCpus, type CpuPlan } from './pinning.js';
 import type { LookupStarted } from './protocol.js';
 import { QueryCursor, QuerySource } from './queries.js';
 import { type Contender, runInterleaved, summarize, type Summary } from './rounds.js';
-import { coldGraphqlSearches, coldSearchesNeeded } from './scenarios/cold.js';
+import { coldGraphqlSearches, coldSearchesNeeded, pairedCpuRatios } from './scenarios/cold.js';
 import { median, percentile } from './stats.js';
 
 const THIS_CHECKOUT = fileURLToPath(new URL('../../', import.meta.url));
@@ -56,7 +53,7 @@ async function main(): Promise<number> {
       ['this checkout', THIS_CHECKOUT],
       ['baseline', options.baseline],
     ] as const) {
-      gateways.push(await startCheckoutGateway(name, checkout, started, cpus));
+      gateways.push(await startCheckoutGateway(name, checkout, gatewayEnv({ logLevel: 'info' }, started, {}), cpus));
     }
     const measured = await measure(gateways, queries, options);
     process.stdout.write(report(gateways, measured, options, cpus));
@@ -67,34 +64,6 @@ async function main(): Promise<number> {
   } finally {
     await Promise.all(gateways.map(({ child }) => child.stop()));
     await lookup.stop();
-  }
-}
-
-/** A gateway of one checkout, in a harness child as the benchmark runs its own. */
-interface CheckoutGateway extends Server {
-  name: string;
-  commit: string;
-}
-
-/**
- * The gateway of `checkout` as the benchmark starts its own (context.ts): its
- * own test/harness/gateway-child.ts, so its own source, with the benchmark's
- * environment, on the servers' core, its log written to /dev/null.
- */
-async function startCheckoutGateway(name: string, checkout: string, upstream: LookupStarted, cpus: CpuPlan): Promise<CheckoutGateway> {
-  const child = await HarnessChild.spawn({
-    name,
-    script: join(checkout, 'test', 'harness', 'gateway-child.ts'),
-    env: gatewayEnv({ logLevel: 'info' }, upstream, {}),
-    command: (nodeArgs) => cpus.command('server', nodeArgs),
-  });
-  try {
-    const { url } = await child.call<GatewayStarted>('start', { log: 'stdout' } satisfies GatewayStartParams);
-    const commit = (spawnSync('git', ['-C', checkout, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout ?? '').trim();
-    return { name, commit: commit || 'unknown', child, url };
-  } catch (error) {
-    await child.stop();
-    throw error;
   }
 }
 
@@ -122,12 +91,9 @@ async function measure(gateways: CheckoutGateway[], queries: QuerySource, option
   });
   try {
     const runs = await runInterleaved(contenders, { ...options, warmupMs: 0 }, new MachineLoad(childPids));
-    const perRequest = (name: string) =>
-      (runs.get(name)?.rounds ?? []).map(({ run, growth }) => (growth.serverCpuUs ?? Number.NaN) / run.requests);
-    const baseline = perRequest('baseline');
     return {
       summaries: new Map([...runs].map(([name, run]) => [name, summarize(run)])),
-      pairedRatios: perRequest('this checkout').map((cpu, round) => cpu / (baseline[round] ?? Number.NaN)),
+      pairedRatios: pairedCpuRatios(runs, 'this checkout', 'baseline'),
     };
   } finally {
     await Promise.all(contenders.flatMap(({ client, warmup }) => [client.close(), ...(warmup ? [warmup.client.close()] : [])]));

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { childPids, HarnessChild } from '../harness/child-process.js';
 import type { GatewayStartParams, GatewayStarted, GatewayStats, ProcessStats } from '../harness/protocol.js';
@@ -7,12 +8,19 @@ import { gatewayEnv } from './gateway-env.js';
 import type { BenchOptions } from './options.js';
 import type { CpuPlan, Role } from './pinning.js';
 import { MachineLoad } from './machine-load.js';
-import type { LookupCounts, LookupStarted, ServerStarted } from './protocol.js';
+import type { BaselineStartParams, LookupCounts, LookupStarted, ServerStarted } from './protocol.js';
 import { QuerySource } from './queries.js';
 
 export interface Server {
   child: HarnessChild;
   url: string;
+}
+
+/** A gateway of another checkout, its own source run as this one's (test/harness/gateway-child.ts). */
+export interface CheckoutGateway extends Server {
+  name: string;
+  /** The checkout's commit, short. */
+  commit: string;
 }
 
 const SCRIPTS = {
@@ -41,7 +49,12 @@ export interface BenchContext {
   lookup: { child: HarnessChild; started: LookupStarted };
   /** The gateway of the hot and cold scenarios. */
   gateway: Server;
-  baseline: Server;
+  /** The hot scenarios' physical limit: a bare node:http server writing the gateway's stored bytes (children/baseline-server.ts). */
+  storedBytes: Server;
+  /** The stored bytes, plus the per-request work any production gateway does: the hot targets' baseline. */
+  productionBaseline: Server;
+  /** With --baseline: that checkout's gateway, which the cold target is judged against. */
+  checkoutBaseline: CheckoutGateway | undefined;
   /** The cold scenario's bare proxy in front of the lookup service (children/proxy-server.ts). */
   proxy: Server;
   /** Another gateway process in front of the same lookup service. */
@@ -87,11 +100,18 @@ export async function startContext(options: BenchOptions, cpus: CpuPlan): Promis
       const child = await spawn({ name, kind, role: 'server' });
       return { child, url: (await child.call<ServerStarted>('start', params)).url };
     };
+    const startCheckout = async (checkout: string): Promise<CheckoutGateway> => {
+      const gateway = await startCheckoutGateway('baseline gateway', checkout, gatewayEnv(options, started, MAIN_GATEWAY_ENV), cpus);
+      children.push(gateway.child);
+      return gateway;
+    };
 
-    const [gateway, baseline, proxy] = await Promise.all([
+    const [gateway, storedBytes, productionBaseline, proxy, checkoutBaseline] = await Promise.all([
       startGateway('gateway', MAIN_GATEWAY_ENV, profileFlags),
-      startServer('baseline', 'baseline-server'),
+      startServer('stored bytes', 'baseline-server'),
+      startServer('production baseline', 'baseline-server', { production: true } satisfies BaselineStartParams),
       startServer('proxy', 'proxy-server', started),
+      options.baseline === undefined ? undefined : startCheckout(options.baseline),
     ]);
     return {
       options,
@@ -101,7 +121,9 @@ export async function startContext(options: BenchOptions, cpus: CpuPlan): Promis
       queries: new QuerySource(),
       lookup: { child: lookupChild, started },
       gateway,
-      baseline,
+      storedBytes,
+      productionBaseline,
+      checkoutBaseline,
       proxy,
       startGateway: (name, env) => startGateway(name, env),
       lookupCounts: () => lookupChild.call<LookupCounts>('counters'),
@@ -109,6 +131,33 @@ export async function startContext(options: BenchOptions, cpus: CpuPlan): Promis
     };
   } catch (error) {
     await stop();
+    throw error;
+  }
+}
+
+/**
+ * The gateway of `checkout` as the benchmark starts its own: its own
+ * test/harness/gateway-child.ts, so its own source, with `env`, on the
+ * servers' core, its log written to /dev/null.
+ */
+export async function startCheckoutGateway(
+  name: string,
+  checkout: string,
+  env: Record<string, string>,
+  cpus: CpuPlan,
+): Promise<CheckoutGateway> {
+  const child = await HarnessChild.spawn({
+    name,
+    script: join(checkout, 'test', 'harness', 'gateway-child.ts'),
+    env,
+    command: (nodeArgs) => cpus.command('server', nodeArgs),
+  });
+  try {
+    const { url } = await child.call<GatewayStarted>('start', { log: 'stdout' } satisfies GatewayStartParams);
+    const commit = (spawnSync('git', ['-C', checkout, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout ?? '').trim();
+    return { name, commit: commit || 'unknown', child, url };
+  } catch (error) {
+    await child.stop();
     throw error;
   }
 }

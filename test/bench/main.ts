@@ -60,10 +60,10 @@ async function runScenarios(context: BenchContext): Promise<BenchResults> {
   if (options.memoryOnly) return { hot: [], cold: undefined, singleFlight: undefined, memory: await runMemoryCases(context) };
   const hot = [];
   for (const spec of [HOT_FULL_SEARCH, HOT_DASHBOARD]) {
-    progress(`${spec.id}: baseline and gateway, interleaved`);
+    progress(`${spec.id}: stored bytes, production baseline and gateway, interleaved`);
     hot.push(await runHot(context, spec));
   }
-  progress('cold: upstream, bare proxy and gateway, interleaved');
+  progress(`cold: upstream, bare proxy, gateway${context.checkoutBaseline ? ' and the --baseline gateway' : ''}, interleaved`);
   const cold = await runCold(context);
 
   progress('single-flight: a second gateway, 200 identical requests at once');

@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util';
 import { LOG_LEVELS, type LogLevel } from '../../src/gateway/logger.js';
-import { wholeNumberOption } from './command-line.js';
+import { checkoutOption, wholeNumberOption } from './command-line.js';
 
 export interface BenchOptions {
   /** Seconds, correctness only: one short round per contender, no targets judged. */
   smoke: boolean;
   rounds: number;
+  /** Measured rounds per contender in the cold scenario: the cold target is a median of pairs of them, and cold rounds move a lot. */
+  coldRounds: number;
   roundMs: number;
   warmupMs: number;
   /** Requests in flight in the hot and memory scenarios. */
@@ -34,11 +36,14 @@ export interface BenchOptions {
   cpuProfDir: string | undefined;
   /** Exit non-zero when a target is missed, not only on a failed check. */
   enforceTargets: boolean;
+  /** A checkout of the gateway (npm ci run there) whose gateway the cold scenario measures beside this one's: the cold target's baseline. */
+  baseline: string | undefined;
 }
 
 export const USAGE = `Usage: npx tsx test/bench/main.ts [options]
   --smoke                    seconds, correctness checks only (CI)
-  --rounds N                 measured rounds per contender (default 5; smoke 1)
+  --rounds N                 measured rounds per contender, hot scenarios (default 5; smoke 1)
+  --cold-rounds N            measured rounds per contender, cold scenario (default 20; smoke 1)
   --round-ms MS              length of a round (default 3000; smoke 300)
   --warmup-ms MS             warm-up per contender and scenario (default 2000; smoke 200)
   --concurrency N            requests in flight, hot and memory scenarios (default 16)
@@ -49,7 +54,10 @@ export const USAGE = `Usage: npx tsx test/bench/main.ts [options]
   --memory-only              run only the memory scenario
   --log-level LEVEL          gateway LOG_LEVEL; lines go to /dev/null (default info)
   --cpu-prof DIR             write a V8 CPU profile of the main gateway to DIR
-  --enforce-targets          exit 1 when a target is missed`;
+  --baseline DIR             another checkout of the gateway, with npm ci run there: the cold
+                             target's baseline, measured in the same cold rounds
+  --enforce-targets          exit 1 when a target is missed (needs --baseline, but with
+                             --memory-only)`;
 
 /** Reads the command line; throws a message naming the bad option. */
 export function readOptions(args: string[]): BenchOptions {
@@ -60,6 +68,7 @@ export function readOptions(args: string[]): BenchOptions {
     options: {
       smoke: { type: 'boolean', default: false },
       rounds: { type: 'string' },
+      'cold-rounds': { type: 'string' },
       'round-ms': { type: 'string' },
       'warmup-ms': { type: 'string' },
       concurrency: { type: 'string' },
@@ -71,6 +80,7 @@ export function readOptions(args: string[]): BenchOptions {
       'log-level': { type: 'string' },
       'cpu-prof': { type: 'string' },
       'enforce-targets': { type: 'boolean', default: false },
+      baseline: { type: 'string' },
     },
   });
   const smoke = values.smoke;
@@ -79,9 +89,14 @@ export function readOptions(args: string[]): BenchOptions {
   const logLevel = values['log-level'] ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
     throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
+  const enforceTargets = values['enforce-targets'];
+  if (enforceTargets && !smoke && !values['memory-only'] && values.baseline === undefined) {
+    throw new Error('--enforce-targets needs --baseline DIR: the cold target is CPU per request against that checkout');
+  }
   return {
     smoke,
     rounds: integer('rounds', smoke ? 1 : 5, 1, 100),
+    coldRounds: integer('cold-rounds', smoke ? 1 : 20, 1, 100),
     roundMs: integer('round-ms', smoke ? 300 : 3_000, 100, 600_000),
     warmupMs: integer('warmup-ms', smoke ? 200 : 2_000, 0, 600_000),
     concurrency: integer('concurrency', 16, 1, 1_024),
@@ -92,6 +107,7 @@ export function readOptions(args: string[]): BenchOptions {
     memoryOnly: values['memory-only'],
     logLevel: logLevel as LogLevel,
     cpuProfDir: values['cpu-prof'],
-    enforceTargets: values['enforce-targets'],
+    enforceTargets,
+    baseline: values.baseline === undefined ? undefined : checkoutOption('baseline', values.baseline),
   };
 }

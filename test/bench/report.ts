@@ -1,7 +1,7 @@
 import { cpus, platform, release, totalmem } from 'node:os';
 import type { Check } from './checks.js';
 import type { BenchOptions } from './options.js';
-import { coldCpuRatio, cpuRatio, MIB, rssGrowthBytes, throughputRatio, type BenchResults } from './results.js';
+import { coldCpuRatio, cpuRatio, MIB, pairedColdRatio, rssGrowthBytes, type BenchResults } from './results.js';
 import type { Summary } from './rounds.js';
 import type { TargetResult } from './targets.js';
 
@@ -47,7 +47,7 @@ export function machineFacts(cpuPlan: string): string[] {
 export function runFacts(options: BenchOptions): string {
   return (
     `Run: ${options.rounds} interleaved round(s) of ${options.roundMs} ms per contender after ${options.warmupMs} ms warm-up ` +
-    `(cold: ${options.coldWarmupRequests} searches with ${options.concurrency} in flight); ` +
+    `(cold: ${options.coldRounds} rounds, after ${options.coldWarmupRequests} searches with ${options.concurrency} in flight); ` +
     `${options.concurrency} requests in flight (hot, memory), ${options.coldConcurrency} (cold); upstream search latency ${options.upstreamLatencyMs} ms; ` +
     `gateway: NODE_ENV=production, an API key on every request, rate limit on but far above the load, LOG_LEVEL=${options.logLevel} written to /dev/null. ` +
     'Values are medians over rounds; ± is half the range of CPU µs/req over rounds.'
@@ -61,30 +61,23 @@ export function resultsTable({ hot, cold }: BenchResults): string[] {
   ];
   if (hot.length === 0 && cold === undefined) return [];
   for (const result of hot) {
-    const { baseline, gateway, spec, answer } = result;
+    const { spec, answer } = result;
+    const hotRow = (title: string, server: string, summary: Summary) =>
+      row([
+        title,
+        server,
+        integer(summary.requestsPerSecond),
+        ms(summary.p50Ms),
+        ms(summary.p99Ms),
+        cpuCell(summary),
+        `${cpuRatio(result, summary).toFixed(2)}×`,
+        `${(summary.requestsPerSecond / result.production.requestsPerSecond).toFixed(2)}×`,
+        loadNotes(summary).join('; '),
+      ]);
     lines.push(
-      row([
-        `${spec.title} (${kib(answer.length)})`,
-        'node:http baseline',
-        integer(baseline.requestsPerSecond),
-        ms(baseline.p50Ms),
-        ms(baseline.p99Ms),
-        cpuCell(baseline),
-        '1.00×',
-        '1.00×',
-        loadNotes(baseline).join('; '),
-      ]),
-      row([
-        '',
-        'gateway',
-        integer(gateway.requestsPerSecond),
-        ms(gateway.p50Ms),
-        ms(gateway.p99Ms),
-        cpuCell(gateway),
-        `${cpuRatio(result).toFixed(2)}×`,
-        `${throughputRatio(result).toFixed(2)}×`,
-        loadNotes(gateway).join('; '),
-      ]),
+      hotRow(`${spec.title} (${kib(answer.length)})`, 'node:http, stored bytes (the physical limit)', result.storedBytes),
+      hotRow('', 'production baseline: stored bytes, request id, access line, socket timeouts', result.production),
+      hotRow('', 'gateway', result.gateway),
     );
   }
   if (cold === undefined) return lines;
@@ -136,15 +129,36 @@ export function resultsTable({ hot, cold }: BenchResults): string[] {
       ],
     }),
   );
+  const paired = pairedColdRatio(cold);
+  if (cold.checkoutBaseline !== undefined && paired !== undefined) {
+    const { summary, commit } = cold.checkoutBaseline;
+    lines.push(
+      inFrontOfUpstream(
+        `--baseline gateway (${commit})`,
+        summary,
+        summary.p50Ms - cold.upstream.p50Ms,
+        summary.p99Ms - cold.upstream.p99Ms,
+        {
+          cpuVsProxy: `${((summary.perRequest.serverCpuUs ?? Number.NaN) / (cold.proxy.perRequest.serverCpuUs ?? Number.NaN)).toFixed(2)}× proxy`,
+          overProxy: [
+            `the gateway's CPU per request over this one's: ${paired.median.toFixed(3)}×, median of ${paired.pairs} paired rounds`,
+          ],
+        },
+      ),
+    );
+  }
   return lines;
 }
 
 /** A warning when other processes took a noticeable share of the machine while rounds were measured. */
 export function disturbance({ hot, cold }: BenchResults): string[] {
-  const colds = cold === undefined ? [] : [cold.upstream, cold.proxy, cold.gateway];
+  const colds =
+    cold === undefined ? [] : [cold.upstream, cold.proxy, cold.gateway, ...(cold.checkoutBaseline ? [cold.checkoutBaseline.summary] : [])];
   const worst = Math.max(
     0,
-    ...[...hot.flatMap(({ baseline, gateway }) => [baseline, gateway]), ...colds].map((summary) => summary.othersCpuShare),
+    ...[...hot.flatMap(({ storedBytes, production, gateway }) => [storedBytes, production, gateway]), ...colds].map(
+      (summary) => summary.othersCpuShare,
+    ),
   );
   if (worst < DISTURBED_SHARE) return [];
   return [

@@ -29,7 +29,8 @@ export interface Round {
 }
 
 export interface ContenderRuns {
-  warmup: LoadRun;
+  warmupFailures: number;
+  warmupFailureSamples: string[];
   rounds: Round[];
 }
 
@@ -54,21 +55,36 @@ export interface Summary {
 }
 
 /**
- * Warms every contender up, then runs `rounds` rounds each, alternating the
- * order (A B, B A, ...) so that drift in the machine hits all alike.
+ * Warm-ups are run in this many slices, the contenders taking turns: one
+ * left idle through another's whole warm-up (a minute of cold searches)
+ * used up to twice the CPU per request of the other in the first rounds
+ * after it, whichever gateway it was.
+ */
+const WARMUP_SLICES = 10;
+
+/**
+ * Warms every contender up, in turns, then runs `rounds` rounds each,
+ * alternating the order (A B, B A, ...) so that drift in the machine hits
+ * all alike.
  */
 export async function runInterleaved(
   contenders: Contender[],
   timing: RoundTiming,
   machine: MachineLoad,
 ): Promise<Map<string, ContenderRuns>> {
-  const runs = new Map<string, ContenderRuns>();
-  for (const contender of contenders) {
-    const { client, more } = contender.warmup
-      ? { client: contender.warmup.client, more: forCount(contender.warmup.requests) }
-      : { client: contender.client, more: forDuration(timing.warmupMs) };
-    const warmup = await client.run({ ...contender.plan(), more });
-    runs.set(contender.name, { warmup, rounds: [] });
+  const runs = new Map<string, ContenderRuns>(
+    contenders.map(({ name }) => [name, { warmupFailures: 0, warmupFailureSamples: [], rounds: [] }]),
+  );
+  for (let slice = 0; slice < WARMUP_SLICES; slice++) {
+    for (const contender of contenders) {
+      const { client, more } = contender.warmup
+        ? { client: contender.warmup.client, more: forCount(Math.ceil(contender.warmup.requests / WARMUP_SLICES)) }
+        : { client: contender.client, more: forDuration(timing.warmupMs / WARMUP_SLICES) };
+      const warmup = await client.run({ ...contender.plan(), more });
+      const run = runs.get(contender.name)!;
+      run.warmupFailures += warmup.failures;
+      run.warmupFailureSamples.push(...warmup.failureSamples);
+    }
   }
   for (let round = 0; round < timing.rounds; round++) {
     const order = round % 2 === 0 ? contenders : [...contenders].reverse();
@@ -91,8 +107,8 @@ async function readProbes(contender: Contender): Promise<Record<string, number>>
   return Object.fromEntries(entries);
 }
 
-export function summarize({ warmup, rounds }: ContenderRuns): Summary {
-  const runs = [warmup, ...rounds.map(({ run }) => run)];
+export function summarize({ warmupFailures, warmupFailureSamples, rounds }: ContenderRuns): Summary {
+  const runs = rounds.map(({ run }) => run);
   const perRequest = (name: string) => rounds.map(({ run, growth }) => (growth[name] ?? Number.NaN) / run.requests);
   const probeNames = Object.keys(rounds[0]?.growth ?? {});
   return {
@@ -105,7 +121,7 @@ export function summarize({ warmup, rounds }: ContenderRuns): Summary {
     perRequestSpread: Object.fromEntries(probeNames.map((name) => [name, spread(perRequest(name))])),
     clientCpuShare: median(rounds.map(({ run }) => run.clientCpuUs / 1000 / run.elapsedMs)),
     othersCpuShare: Math.max(0, ...rounds.map(({ run, othersUs }) => othersUs / 1000 / run.elapsedMs)),
-    failures: runs.reduce((sum, run) => sum + run.failures, 0),
-    failureSamples: runs.flatMap((run) => run.failureSamples).slice(0, 3),
+    failures: runs.reduce((sum, run) => sum + run.failures, warmupFailures),
+    failureSamples: [...warmupFailureSamples, ...runs.flatMap((run) => run.failureSamples)].slice(0, 3),
   };
 }

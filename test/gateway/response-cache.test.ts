@@ -26,7 +26,7 @@ async function start(gateway: StackOptions['gateway'] = {}) {
   return stack;
 }
 
-/** How many operations the gateway has run so far: Yoga logs this line for each one, whether Yoga or the direct lane took the request. */
+/** How many operations the gateway has run so far: Yoga logs this line for each one. */
 function operationsRun(stack: Stack): number {
   return stack.logs.filter((line) => line.includes('"Processing GraphQL Parameters"')).length;
 }
@@ -67,7 +67,6 @@ describe('response cache', () => {
     expect(runs).toBe(2);
   });
 
-  // A GET is Yoga's to answer, a JSON POST the direct lane's (graphql/direct-answers.ts): each writes its own head.
   it.each([
     [
       'GET',

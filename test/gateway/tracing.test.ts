@@ -75,37 +75,6 @@ describe('traces', () => {
     expect(upstreamSearch.attributes).toMatchObject({ 'http.response.status_code': 200 });
   });
 
-  it('traces a query repeated past the compile threshold as it traced it the first time', async () => {
-    const shapeOf = (spans: ReadableSpan[]) => {
-      const names = new Map(spans.map((span) => [span.spanContext().spanId, span.name]));
-      return spans
-        .filter((span) => span.name !== 'POST /v1/oauth/token')
-        .map((span) => {
-          const parent = names.get(parentOf(span) ?? '') ?? '(root)';
-          // What the operation and resolver spans say is the GraphQL executor's to give; the others' attributes name ports.
-          const said = span.name.startsWith('query ') || span.name.startsWith('Query.') ? ` ${JSON.stringify(span.attributes)}` : '';
-          return `${span.name} < ${parent}${said}`;
-        })
-        .sort();
-    };
-    const answeredBy: string[] = [];
-    await stack.close();
-    stack = await startStack({
-      tracing,
-      gateway: { responseCache: false },
-      compiledExecution: { compileAfter: 1, observe: (by) => answeredBy.push(by) },
-    });
-    const shapes: string[][] = [];
-    for (let i = 0; i < 3; i++) {
-      exporter.reset();
-      expect((await search(freshSearch())).status).toBe(200);
-      shapes.push(shapeOf(await finishedSpans()));
-    }
-    expect(answeredBy).toEqual(['compiled', 'compiled']);
-    expect(shapes[0]).toContainEqual(expect.stringMatching(/^Query\.searchCompanies < query DashboardSearch /));
-    expect(shapes.slice(1)).toEqual([shapes[0], shapes[0]]);
-  });
-
   it('sends each upstream call its own span as traceparent', async () => {
     await search(freshSearch());
 

@@ -42,7 +42,7 @@ function nested(depth: number): string {
   return `{ ${'a { '.repeat(depth)}b${' }'.repeat(depth)} }`;
 }
 
-/** The bad-input battery (test/gateway/bad-input-battery.test.ts); also run through both executors by the compiled-execution test. */
+/** The bad-input battery (test/gateway/bad-input-battery.test.ts). */
 export const BAD_INPUT_CASES: BadInputCase[] = [
   // Broken JSON
   c(
@@ -534,7 +534,7 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
     'variables nested very deep',
     withVariables({ q: JSON.parse(`${'['.repeat(2_000)}${']'.repeat(2_000)}`), jurisdiction: 'GB' }),
     400,
-    'Variable "$q" got invalid value [[[[Array]]]]; String cannot represent a non string value: [[[Array]]]',
+    'Variable "$q" got invalid value [[[Array]]]; String cannot represent a non string value: [[[Array]]]',
   ),
   // Huge input
   c(

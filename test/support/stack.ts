@@ -4,8 +4,6 @@ import { readConfig, type GatewayConfig } from '../../src/gateway/config/gateway
 import { createLogger } from '../../src/gateway/logger.js';
 import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
 import type { Tracing } from '../../src/gateway/observability/tracing.js';
-import type { CompiledExecutionOptions } from '../../src/gateway/graphql/use-compiled-execution.js';
-import type { DirectAnswersOptions } from '../../src/gateway/graphql/direct-answers.js';
 import type { Alarm, Clock, Sleep } from '../../src/upstream/resilience/clock.js';
 import { startLookupService, type LookupService, type LookupServiceOptions } from '../../src/lookup-service/index.js';
 import { send, type HttpAnswer } from './http.js';
@@ -53,10 +51,6 @@ export interface StackOptions {
   drainWait?: (ms: number) => Promise<void>;
   /** The upstream's client id instead of the lookup service's, e.g. to have the credentials refused. */
   clientId?: string;
-  /** How the gateway compiles repeated queries, e.g. to observe it; false: graphql-js executes every operation, never graphql-jit. */
-  compiledExecution?: CompiledExecutionOptions | false;
-  /** How JSON POSTs are answered past Yoga's HTTP layer, e.g. to observe it; false: Yoga answers every request. */
-  directAnswers?: DirectAnswersOptions | false;
 }
 
 /** The embedded lookup service and a gateway in front of it, both on loopback ports of their own. */
@@ -75,8 +69,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       tracing: options.tracing,
       tokenAtStart: options.tokenAtStart ?? false,
       drainWait: options.drainWait,
-      compiledExecution: options.compiledExecution,
-      directAnswers: options.directAnswers,
     },
   );
 

@@ -1,5 +1,3 @@
-import type { ExecutionResult } from 'graphql';
-import type { GraphQLParams } from 'graphql-yoga';
 import type { ResponseNotes } from '../../schema/response-notes.js';
 
 /** Told how each operation of a request went; the response cache's ExecutionRecord decides from it whether the answer may be reused. */
@@ -12,10 +10,4 @@ export interface GatewayServerContext {
   execution: ExecutionObserver;
   /** Given in `extensions.requestId` of every error. */
   requestId?: string | undefined;
-  /** The request's parameters, already read from its body by the direct lane (direct-answers.ts): Yoga does not read the body again. */
-  params?: GraphQLParams | undefined;
-  /** The request's result, already executed by the direct lane: Yoga only writes it. */
-  settled?: SettledResult | undefined;
 }
-
-export type SettledResult = ExecutionResult | AsyncIterable<ExecutionResult>;

@@ -63,7 +63,7 @@ function syntaxProblem(error: unknown): string {
 }
 
 /** Whether Yoga reads a body of this Content-Type as JSON, and so this plugin parses it. */
-export function isJsonContentType(contentType: string | null | undefined): boolean {
+function isJsonContentType(contentType: string | null | undefined): boolean {
   const first = contentType?.split(',', 1)[0];
   return JSON_MEDIA_TYPES.some((type) => first === type || first?.startsWith(`${type};`) === true);
 }

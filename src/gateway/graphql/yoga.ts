@@ -1,3 +1,5 @@
+import { useEngine } from '@envelop/core';
+import { execute } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { UNEXPECTED_ERROR_MESSAGE } from '../../errors/internal-error.js';
 import type { GatewayContext, SearchLimits } from '../../schema/context.js';
@@ -13,12 +15,10 @@ import { createErrorMasker } from './mask-error.js';
 import { DOCUMENT_ID_PARAM } from './use-trusted-documents.js';
 import { protectionPlugins, type YogaProtection } from './protection-plugins.js';
 import type { GatewayServerContext } from './server-context.js';
-import { type CompiledExecutionOptions, useCompiledExecution } from './use-compiled-execution.js';
 import { useDocumentCache } from './use-document-cache.js';
 import { useErrorRequestIds } from './use-error-request-ids.js';
 import { useRequestId } from './use-request-id.js';
 import { useResponseNotes } from './use-response-notes.js';
-import { useLaneHandoff } from './use-lane-handoff.js';
 import { useVariableErrorCodes } from './use-variable-error-codes.js';
 
 export interface GatewayOptions {
@@ -36,8 +36,6 @@ export interface GatewayOptions {
   tracingPlugins?: Plugin<GatewayContext>[] | undefined;
   /** Plugins that watch without changing answers, such as metrics. */
   observers?: Plugin[];
-  /** How repeated queries are compiled (use-compiled-execution.ts); false: graphql-js executes every operation. */
-  compiledExecution?: CompiledExecutionOptions | false | undefined;
 }
 
 export type Gateway = ReturnType<typeof createGateway>;
@@ -53,15 +51,14 @@ export function createGateway({
   documents,
   tracingPlugins = [],
   observers = [],
-  compiledExecution = {},
 }: GatewayOptions) {
   const errorRequestIds = useErrorRequestIds();
   return createYoga<GatewayServerContext, GatewayContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
     // /health is answered in front of Yoga (http/request-handler.ts), which hands Yoga /graphql alone. Yoga's own
-    // check answers every URL that ends in its endpoint, /graphql?probe=/health too, with an empty 200 before reading
-    // the request; the direct lane answers that request as GraphQL. A space ends no request target: the check matches none.
+    // check answers every URL that ends in its endpoint with an empty 200 before reading the request, a GraphQL request
+    // to /graphql?probe=/health too. A space ends no request target: the check matches none.
     healthCheckEndpoint: ' ',
     landingPage: false,
     // One context per operation: the operations of a batch each note their own errors and warnings.
@@ -71,8 +68,10 @@ export function createGateway({
       deadline: deadlineIn(requestDeadlineMs, request.signal, deadlineAlarm),
       notes: new ResponseNotes(),
     }),
-    // direct-answers.ts writes answers without errors past the onResultProcess hooks: none of these may change such an answer there.
     plugins: [
+      // graphql-js executes, as the specification says: each object's keys in the order the document selects them.
+      // Yoga's own executor (@graphql-tools/executor) writes a field whose resolver returns a promise when it settles.
+      useEngine({ execute }),
       ...tracingPlugins,
       useResponseNotes(),
       useVariableErrorCodes(),
@@ -81,8 +80,6 @@ export function createGateway({
       useRequestId(),
       errorRequestIds.plugin,
       ...observers,
-      ...(compiledExecution ? [useCompiledExecution(compiledExecution)] : []),
-      useLaneHandoff(),
     ],
     // Bounded by bytes; Yoga's default is 1,024 documents whatever their size. Validation results go with their document.
     parserAndValidationCache: { documentCache: documents, errorCache: NO_PARSE_ERROR_CACHE },

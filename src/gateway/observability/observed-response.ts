@@ -29,6 +29,13 @@ export class ObservedResponse<Request extends IncomingMessage = IncomingMessage>
   refusalCode: string | undefined = undefined;
 }
 
+/** Stamps a request's response as it comes: when, and its id, which also goes back in the answer's header. */
+export function startObserving(request: IncomingMessage, response: ObservedResponse): void {
+  response.startedAt = performance.now();
+  response.requestId = requestIdFrom(request.headers[REQUEST_ID_HEADER]);
+  response.setHeader(REQUEST_ID_HEADER, response.requestId);
+}
+
 /** The request id of `response`, where it is one of the gateway's. */
 export function requestIdOf(response: ServerResponse): string | undefined {
   return response instanceof ObservedResponse ? response.requestId : undefined;

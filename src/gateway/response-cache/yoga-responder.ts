@@ -2,7 +2,6 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { Readable } from 'node:stream';
 import { ExecutionRecord } from './execution-record.js';
 import { isReusableRequest, type ResponseCache } from './response-cache.js';
-import type { DirectOutcome } from '../graphql/direct-answers.js';
 import type { GatewayServerContext } from '../graphql/server-context.js';
 import type { Gateway } from '../graphql/yoga.js';
 import { noteOutcome, requestIdOf } from '../observability/observed-response.js';
@@ -37,25 +36,12 @@ function isReusableContentType(contentType: string | null): contentType is strin
   return contentType !== null && REUSABLE_CONTENT_TYPES.some((type) => contentType.startsWith(type));
 }
 
-/** Answers what it can of a request without Yoga's HTTP layer (graphql/direct-answers.ts); undefined where it does not take the request. */
-export type DirectAnswers = (
-  request: IncomingMessage,
-  response: ServerResponse,
-  body: Buffer | undefined,
-  serverContext: GatewayServerContext,
-) => Promise<DirectOutcome> | undefined;
-
 /**
  * Answers a request that passed every check in front: from the response cache
- * when it holds this very request (at once, with no promise), otherwise by the
- * direct lane or Yoga, keeping the answer when its execution record says it may be reused.
+ * when it holds this very request (at once, with no promise), otherwise by
+ * Yoga, keeping the answer when its execution record says it may be reused.
  */
-export function createYogaResponder(
-  gateway: Gateway,
-  cache: ResponseCache | undefined,
-  observer?: ResponseCacheObserver,
-  direct?: DirectAnswers,
-) {
+export function createYogaResponder(gateway: Gateway, cache: ResponseCache | undefined, observer?: ResponseCacheObserver) {
   return (request: IncomingMessage, response: ServerResponse, body: Buffer | undefined): Promise<void> | undefined => {
     const key = cache && isReusableRequest(request, body) ? cache.keyOf(request, body) : undefined;
     const hit = key === undefined ? undefined : cache?.get(key);
@@ -66,14 +52,13 @@ export function createYogaResponder(
       response.end(hit.body);
       return undefined;
     }
-    return execute(gateway, direct, cache, key, request, response, body);
+    return execute(gateway, cache, key, request, response, body);
   };
 }
 
-/** A request the cache does not answer: the direct lane or Yoga answers it, and the answer is kept when its execution record says it may be reused. */
+/** A request the cache does not answer: Yoga answers it, and the answer is kept when its execution record says it may be reused. */
 async function execute(
   gateway: Gateway,
-  direct: DirectAnswers | undefined,
   cache: ResponseCache | undefined,
   key: string | undefined,
   request: IncomingMessage,
@@ -83,26 +68,10 @@ async function execute(
   const execution = new ExecutionRecord();
   noteOutcome(response, 'graphql');
   const serverContext: GatewayServerContext = { execution, requestId: requestIdOf(response) };
-  const answering = direct?.(request, response, body, serverContext);
-  const outcome = answering && (await answering);
-  if (outcome !== undefined && 'body' in outcome) {
-    if (response.destroyed) return;
-    response.writeHead(outcome.status, { 'content-length': outcome.body.length, 'content-type': outcome.contentType });
-    response.end(outcome.body);
-    keep(cache, key, outcome.status, outcome.contentType, outcome.body, execution);
-    return;
-  }
-  let context = serverContext;
-  if (outcome === undefined) {
-    // @whatwg-node/server (under Yoga) takes a `body` already read in place of the request stream. A
-    // stream, not the Buffer itself: it counts the own keys of what it is given, one per byte of a Buffer.
-    if (body) Object.assign(request, { body: Readable.from([body]) });
-  } else {
-    // Read, and perhaps executed, by the direct lane: Yoga takes over from there (graphql/use-lane-handoff.ts), in a
-    // context of its own, as the lane's run has added its request and parameters to the first.
-    context = { execution, requestId: serverContext.requestId, ...outcome };
-  }
-  const answer = await gateway.handleNodeRequestAndResponse(request, response, context);
+  // @whatwg-node/server (under Yoga) takes a `body` already read in place of the request stream. A
+  // stream, not the Buffer itself: it counts the own keys of what it is given, one per byte of a Buffer.
+  if (body) Object.assign(request, { body: Readable.from([body]) });
+  const answer = await gateway.handleNodeRequestAndResponse(request, response, serverContext);
   const answerBody = asBuffer(await answer.arrayBuffer());
   if (response.destroyed) return;
   response.writeHead(answer.status, endToEndHeaders(answer.headers, answerBody.length));

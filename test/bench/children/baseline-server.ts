@@ -1,15 +1,25 @@
-import { createServer } from 'node:http';
-import type { BaselineAnswer, ServerStarted } from '../protocol.js';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { readConfig } from '../../../src/gateway/config/gateway-config.js';
+import { applySocketTimeouts } from '../../../src/gateway/http/socket-timeouts.js';
+import { accessLoggerOf, createLogger } from '../../../src/gateway/logger.js';
+import { type ObservedResponse, startObserving } from '../../../src/gateway/observability/observed-response.js';
+import { httpServerOptions, logAccess, socketTimeoutsOf } from '../../../src/gateway/server.js';
+import type { BaselineAnswer, BaselineStartParams, ServerStarted } from '../protocol.js';
 import { processStats, serveParent } from '../../harness/serve-parent.js';
 import { listenOnLoopback } from './listen.js';
 
 /**
- * The physical limit: a bare node:http server that reads each request and
- * writes back bytes serialized once, the very bytes the gateway answered.
+ * A bare node:http server that reads each request and writes back bytes
+ * serialized once, the very bytes the gateway answered: the physical limit.
+ * With `production`, it also does what any production gateway here does for
+ * every request, with the gateway's own code: the request id (taken or made,
+ * and sent back), the pino access line (to stdout, which the benchmark points
+ * at /dev/null, as the gateway's), and the gateway's server settings and
+ * socket timeouts at their defaults.
  */
 let answer: { body: Buffer; headers: Record<string, string | number> } | undefined;
 
-const server = createServer((request, response) => {
+function respond(request: IncomingMessage, response: ServerResponse): void {
   request.resume();
   request.once('end', () => {
     if (answer === undefined) {
@@ -18,10 +28,29 @@ const server = createServer((request, response) => {
     }
     response.writeHead(200, answer.headers).end(answer.body);
   });
-});
+}
+
+function productionServer(): Server {
+  const config = readConfig({});
+  const logger = createLogger('info');
+  const accessLogger = accessLoggerOf(logger);
+  function finished(this: ObservedResponse): void {
+    logAccess(accessLogger, this);
+  }
+  const server = createServer(httpServerOptions(config), (request, response) => {
+    startObserving(request, response);
+    response.on('finish', finished);
+    respond(request, response);
+  });
+  applySocketTimeouts(server, socketTimeoutsOf(config), logger);
+  return server;
+}
+
+let server: Server | undefined;
 
 serveParent({
-  start(): Promise<ServerStarted> {
+  start(params): Promise<ServerStarted> {
+    server = (params as BaselineStartParams | undefined)?.production ? productionServer() : createServer(respond);
     return listenOnLoopback(server);
   },
   answer(params) {

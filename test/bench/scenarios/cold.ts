@@ -2,7 +2,7 @@ import { cpuUs, type BenchContext } from '../context.js';
 import { LoadClient } from '../load.js';
 import { checkSearchAnswer, graphqlRequest, SEARCH_COMPANIES } from '../operations.js';
 import { QueryCursor } from '../queries.js';
-import { runInterleaved, summarize, type Contender, type Summary } from '../rounds.js';
+import { type ContenderRuns, runInterleaved, summarize, type Contender, type Summary } from '../rounds.js';
 import { accessToken } from '../../support/lookup-client.js';
 
 export interface ColdResult {
@@ -12,6 +12,8 @@ export interface ColdResult {
   /** A bare node:http proxy (children/proxy-server.ts): the least any gateway adds. */
   proxy: Summary;
   gateway: Summary;
+  /** With --baseline: that checkout's gateway, in the same rounds, and the gateway's CPU per request over its, round by round. */
+  checkoutBaseline: { commit: string; summary: Summary; pairedRatios: number[] } | undefined;
   addedP50Ms: number;
   addedP99Ms: number;
   /** What the bare proxy adds over the upstream: the floor under `addedP50Ms` and `addedP99Ms` on this machine. */
@@ -69,10 +71,10 @@ function checkUpstreamAnswer(status: number, body: Buffer): string | undefined {
  * sees one twice.
  */
 export async function runCold(context: BenchContext): Promise<ColdResult> {
-  const { options, gateway, proxy, lookup, checks } = context;
+  const { options, gateway, proxy, lookup, checks, checkoutBaseline } = context;
   context.queries.prepare(
     coldSearchesNeeded({
-      rounds: options.rounds,
+      rounds: options.coldRounds,
       roundMs: options.roundMs,
       upstreamLatencyMs: options.upstreamLatencyMs,
       warmupRequests: options.coldWarmupRequests,
@@ -115,9 +117,18 @@ export async function runCold(context: BenchContext): Promise<ColdResult> {
       upstreamCpuUs: () => cpuUs(lookup),
       upstreamSearches,
     }),
+    // Next to the gateway, so that each of its rounds runs beside one of this gateway's (rounds alternate their order).
+    ...(checkoutBaseline === undefined
+      ? []
+      : [
+          contender(checkoutBaseline.name, checkoutBaseline.url, coldGraphqlSearches(new QueryCursor(context.queries)), {
+            serverCpuUs: () => cpuUs(checkoutBaseline),
+            upstreamCpuUs: () => cpuUs(lookup),
+          }),
+        ]),
   ];
   try {
-    const runs = await runInterleaved(contenders, options, context.machine);
+    const runs = await runInterleaved(contenders, { ...options, rounds: options.coldRounds }, context.machine);
     const summaryOf = (name: string) => {
       const found = runs.get(name);
       if (found === undefined) throw new Error(`No rounds for ${name}`);
@@ -126,10 +137,12 @@ export async function runCold(context: BenchContext): Promise<ColdResult> {
     const upstream = summaryOf('upstream');
     const proxySummary = summaryOf('bare proxy');
     const gatewaySummary = summaryOf('gateway');
+    const baselineSummary = checkoutBaseline && summaryOf(checkoutBaseline.name);
     for (const [name, summary] of [
       ['upstream', upstream],
       ['bare proxy', proxySummary],
       ['gateway', gatewaySummary],
+      ...(baselineSummary === undefined ? [] : [[checkoutBaseline!.name, baselineSummary] as const]),
     ] as const) {
       checks.record(
         `cold: every ${name} answer is 200 with results${name === 'upstream' ? '' : ' and no errors'}`,
@@ -152,6 +165,14 @@ export async function runCold(context: BenchContext): Promise<ColdResult> {
       upstream,
       proxy: proxySummary,
       gateway: gatewaySummary,
+      checkoutBaseline:
+        checkoutBaseline && baselineSummary
+          ? {
+              commit: checkoutBaseline.commit,
+              summary: baselineSummary,
+              pairedRatios: pairedCpuRatios(runs, 'gateway', checkoutBaseline.name),
+            }
+          : undefined,
       addedP50Ms: gatewaySummary.p50Ms - upstream.p50Ms,
       addedP99Ms: gatewaySummary.p99Ms - upstream.p99Ms,
       proxyAddedP50Ms: proxySummary.p50Ms - upstream.p50Ms,
@@ -160,4 +181,16 @@ export async function runCold(context: BenchContext): Promise<ColdResult> {
   } finally {
     await Promise.all(contenders.flatMap(({ client, warmup }) => [client.close(), ...(warmup ? [warmup.client.close()] : [])]));
   }
+}
+
+/**
+ * `name`'s server CPU per request over `baseline`'s, one per round: each
+ * pair of rounds ran next to each other, and the machine drifts between
+ * rounds far more than within a pair.
+ */
+export function pairedCpuRatios(runs: Map<string, ContenderRuns>, name: string, baseline: string): number[] {
+  const perRequest = (contender: string) =>
+    (runs.get(contender)?.rounds ?? []).map(({ run, growth }) => (growth.serverCpuUs ?? Number.NaN) / run.requests);
+  const baselines = perRequest(baseline);
+  return perRequest(name).map((cpu, round) => cpu / (baselines[round] ?? Number.NaN));
 }
