@@ -1,14 +1,40 @@
-import { randomUUID } from 'node:crypto';
 import { createClient, ErrorReply } from '@redis/client';
+import type { Clock } from '../upstream/resilience/clock.js';
 import type { UpstreamLog } from '../upstream/log.js';
-import type { BucketDecision, BucketShape, HeldLock, LockAttempt, SharedStore } from '../upstream/shared-store.js';
+import type {
+  AdmissionDecision,
+  BucketDecision,
+  BucketShape,
+  CallAdmission,
+  HeldBack,
+  SharedStore,
+  StoredToken,
+  StoredWindow,
+  TokenClaim,
+  TokenClaimRequest,
+  WindowClaim,
+  WindowClaimRequest,
+} from '../upstream/shared-store.js';
+import { MAX_ACCESS_TOKEN_LENGTH } from '../upstream/token-response.js';
 import { MAX_STORED_WINDOW_LENGTH } from '../upstream/window-codec.js';
 import { RedisHealth } from './redis-health.js';
-import { BUCKET_SCRIPT, DELETE_IF_SCRIPT, type LuaScript } from './scripts.js';
+import {
+  ADMIT_SCRIPT,
+  ALL_SCRIPTS,
+  BUCKET_SCRIPT,
+  CLAIM_TOKEN_SCRIPT,
+  CLAIM_WINDOW_SCRIPT,
+  DELETE_IF_SCRIPT,
+  DROP_TOKEN_SCRIPT,
+  HOLD_SCRIPT,
+  type LuaScript,
+  PUBLISH_TOKEN_SCRIPT,
+  PUBLISH_WINDOW_SCRIPT,
+} from './scripts.js';
 
 /**
  * Longest value read back, in bytes: the longest the gateway writes is a window, at most MAX_STORED_WINDOW_LENGTH
- * UTF-16 units, each at most 3 bytes of UTF-8.
+ * UTF-16 units, each at most 3 bytes of UTF-8. A longer value is not one a gateway wrote: the scripts leave it unread.
  */
 export const MAX_VALUE_BYTES = 3 * MAX_STORED_WINDOW_LENGTH;
 
@@ -20,6 +46,8 @@ export interface RedisStoreOptions {
   /** The deadline of every call, held by the gateway itself. */
   commandTimeoutMs: number;
   log: UpstreamLog;
+  /** The fleet's one clock as the scripts read it: Redis's own (TIME) unless a test gives its own. */
+  clock?: Clock | undefined;
 }
 
 /** Reconnection waits this long after the first failure, doubling ... */
@@ -30,8 +58,21 @@ const RECONNECT_MAX_MS = 2_000;
 /** Longest a starting gateway waits to learn whether Redis is there. */
 const STARTUP_WAIT_MS = 2_000;
 
-/** What a failed or late call reads as: nothing shared. */
-const FAILED = Symbol('failed');
+/** The keys of what the fleet shares once: its token, with its renewal lock and the refused-credentials flag, and the upstream's hold. */
+const TOKEN_KEY = 'token';
+const TOKEN_LOCK_KEY = 'token:lock';
+const REFUSED_KEY = 'token:refused';
+const HOLD_KEY = 'upstream:hold';
+
+/** A call with no answer within its deadline: what it did is unknown. */
+const MISSED = Symbol('missed');
+/** A call not made (Redis is taken to be away) or failed (refused, connection lost): nothing shared. */
+const UNAVAILABLE = Symbol('unavailable');
+type Failure = typeof MISSED | typeof UNAVAILABLE;
+
+function failed(reply: unknown): reply is Failure {
+  return reply === MISSED || reply === UNAVAILABLE;
+}
 
 /** node-redis without its offline queue, reconnecting by itself with jittered backoff. */
 function connectionTo(options: RedisStoreOptions) {
@@ -51,11 +92,13 @@ function connectionTo(options: RedisStoreOptions) {
 type Client = ReturnType<typeof connectionTo>;
 
 /**
- * The fleet's shared state on Redis (node-redis). Every call runs under the
- * gateway's own deadline: node-redis's command timeout does not fire once a
- * command is written to a hung server. Without the offline queue a call made
- * while Redis is away fails at once; while it is away, no call is made at all
- * (see RedisHealth), and the client reconnects by itself with backoff.
+ * The fleet's shared state on Redis (node-redis), each step one script, so
+ * that what is read and decided together costs one round trip. Every call
+ * runs under the gateway's own deadline: node-redis's command timeout does
+ * not fire once a command is written to a hung server. Without the offline
+ * queue a call made while Redis is away fails at once; while it is away, no
+ * call is made at all (see RedisHealth), and the client reconnects by itself
+ * with backoff.
  */
 export class RedisStore implements SharedStore {
   readonly #client: Client;
@@ -63,8 +106,7 @@ export class RedisStore implements SharedStore {
   readonly #timeoutMs: number;
   readonly #health: RedisHealth;
   readonly #log: UpstreamLog;
-  /** When Redis last answered anything (performance.now()). */
-  #lastReplyAt = 0;
+  readonly #clock: Clock | undefined;
   /** Reply errors (a missing permission, a script refused) logged once each: one misconfiguration is one line. */
   readonly #reportedReplies = new Set<string>();
 
@@ -73,9 +115,11 @@ export class RedisStore implements SharedStore {
     this.#prefix = options.keyPrefix;
     this.#timeoutMs = options.commandTimeoutMs;
     this.#log = options.log;
+    this.#clock = options.clock;
     this.#health = new RedisHealth({
       log: options.log,
-      ping: () => this.#call(['PING']).then((reply) => reply !== FAILED),
+      commandTimeoutMs: options.commandTimeoutMs,
+      ping: () => this.#call(['PING']).then((reply) => !failed(reply)),
       ready: () => client.isReady,
     });
   }
@@ -92,8 +136,11 @@ export class RedisStore implements SharedStore {
     let resolve = () => {};
     const settled = new Promise<void>((settle) => (resolve = settle));
     client.on('ready', () => {
-      store.#health.up();
-      resolve();
+      // Loaded on every connection (a restarted Redis has forgotten them): EVALSHA then finds them, in one round trip.
+      void store.#loadScripts().then(() => {
+        store.#health.up();
+        resolve();
+      });
     });
     // Without a listener node-redis's errors would crash the process; the message names no password.
     client.on('error', (error: unknown) => {
@@ -113,37 +160,109 @@ export class RedisStore implements SharedStore {
     return this.#health.sharing;
   }
 
-  /** At most MAX_VALUE_BYTES are read: a longer value is not one the gateway wrote, and reads as none. */
-  async get(key: string): Promise<string | undefined> {
-    // GETRANGE, not GET: a value planted in Redis is never read whole. It answers "" for a missing key, and no value
-    // the gateway writes is empty.
-    const reply = await this.#shared(['GETRANGE', this.#prefix + key, '0', String(MAX_VALUE_BYTES)]);
-    return typeof reply === 'string' && reply.length > 0 && Buffer.byteLength(reply) <= MAX_VALUE_BYTES ? reply : undefined;
+  async claimWindow(claim: WindowClaimRequest): Promise<WindowClaim> {
+    const key = this.#prefix + claim.key;
+    const budget = claim.admission.budget;
+    const reply = await this.#script(
+      CLAIM_WINDOW_SCRIPT,
+      [key, `${key}:lock`, this.#prefix + HOLD_KEY, this.#prefix + (budget?.key ?? 'upstream:budget')],
+      [
+        claim.lockId,
+        String(Math.max(1, Math.ceil(claim.lockMs))),
+        String(claim.freshMs),
+        String(claim.refreshMs),
+        String(MAX_VALUE_BYTES),
+        claim.admission.holder,
+        String(claim.admission.longestHoldMs),
+        ...budgetArguments(budget, budget?.reserve ?? 0),
+      ],
+    );
+    if (failed(reply)) return { outcome: reply === MISSED ? 'missed' : 'unavailable', stored: undefined };
+    if (!Array.isArray(reply)) return { outcome: 'unavailable', stored: undefined };
+    const [outcome, value, ageMs, waitMs, rateLimited] = reply as unknown[];
+    const stored: StoredWindow | undefined =
+      typeof value === 'string' && typeof ageMs === 'number' && ageMs >= 0 ? { value, ageMs } : undefined;
+    switch (outcome) {
+      case 'fresh':
+        return stored ? { outcome: 'fresh', stored } : { outcome: 'unavailable', stored };
+      case 'taken':
+      case 'held':
+        return { outcome, stored };
+      case 'hold':
+      case 'budget':
+        return { ...heldBack(outcome, waitMs, rateLimited), stored };
+      default:
+        return { outcome: 'unavailable', stored };
+    }
   }
 
-  async set(key: string, value: string, ttlMs: number): Promise<void> {
-    await this.#shared(['SET', this.#prefix + key, value, 'PX', String(Math.max(1, Math.ceil(ttlMs)))]);
+  async publishWindow(key: string, value: string, ageMs: number, keepMs: number, lockId: string | undefined): Promise<void> {
+    const stored = this.#prefix + key;
+    await this.#script(
+      PUBLISH_WINDOW_SCRIPT,
+      [stored, `${stored}:lock`],
+      [lockId ?? '', value, String(Math.max(0, Math.round(ageMs))), String(Math.floor(keepMs))],
+      lockId !== undefined,
+    );
   }
 
-  async deleteIf(key: string, value: string): Promise<void> {
-    await this.#script(DELETE_IF_SCRIPT, [this.#prefix + key], [value]);
+  async claimToken(claim: TokenClaimRequest): Promise<TokenClaim> {
+    const reply = await this.#script(
+      CLAIM_TOKEN_SCRIPT,
+      [this.#prefix + TOKEN_KEY, this.#prefix + TOKEN_LOCK_KEY, this.#prefix + REFUSED_KEY],
+      [claim.lockId, String(Math.max(1, Math.ceil(claim.lockMs))), String(MAX_ACCESS_TOKEN_LENGTH), ...claim.skip],
+    );
+    if (failed(reply)) return { outcome: reply === MISSED ? 'missed' : 'unavailable' };
+    if (!Array.isArray(reply)) return { outcome: 'unavailable' };
+    const [outcome, value, refreshInMs, expiresInMs] = reply as unknown[];
+    if (outcome === 'token' && typeof value === 'string' && typeof refreshInMs === 'number' && typeof expiresInMs === 'number') {
+      return { outcome, token: { value, refreshInMs, expiresInMs } };
+    }
+    if (outcome === 'refused' || outcome === 'taken' || outcome === 'held') return { outcome };
+    return { outcome: 'unavailable' };
   }
 
-  async lock(key: string, ttlMs: number): Promise<LockAttempt> {
-    const id = randomUUID();
-    const reply = await this.#shared(['SET', this.#prefix + key, id, 'NX', 'PX', String(Math.max(1, Math.ceil(ttlMs)))]);
-    if (reply === FAILED) return { outcome: 'unavailable' };
-    return reply === 'OK' ? { outcome: 'taken', lock: { key, id } } : { outcome: 'held' };
+  async publishToken(token: StoredToken, lockId: string | undefined): Promise<void> {
+    await this.#script(
+      PUBLISH_TOKEN_SCRIPT,
+      [this.#prefix + TOKEN_KEY, this.#prefix + TOKEN_LOCK_KEY],
+      [lockId ?? '', token.value, String(Math.floor(token.refreshInMs)), String(Math.floor(token.expiresInMs))],
+      lockId !== undefined,
+    );
   }
 
-  async unlock(lock: HeldLock): Promise<void> {
-    // Others wait for this lock: it is released even if a late answer has just made Redis look away.
-    await this.#script(DELETE_IF_SCRIPT, [this.#prefix + lock.key], [lock.id], true);
+  async dropToken(value: string): Promise<void> {
+    await this.#script(DROP_TOKEN_SCRIPT, [this.#prefix + TOKEN_KEY], [value]);
   }
 
-  async locked(key: string): Promise<boolean | undefined> {
-    const reply = await this.#shared(['EXISTS', this.#prefix + key]);
-    return reply === FAILED ? undefined : reply === 1;
+  async refuseCredentials(cooldownMs: number): Promise<void> {
+    if (cooldownMs > 0) await this.#shared(['SET', this.#prefix + REFUSED_KEY, '1', 'PX', String(Math.ceil(cooldownMs))]);
+  }
+
+  async releaseWindow(key: string, lockId: string): Promise<void> {
+    await this.#release(`${this.#prefix + key}:lock`, lockId);
+  }
+
+  async releaseToken(lockId: string): Promise<void> {
+    await this.#release(this.#prefix + TOKEN_LOCK_KEY, lockId);
+  }
+
+  async hold(by: string, ms: number, rateLimited: boolean): Promise<void> {
+    if (ms > 0) await this.#script(HOLD_SCRIPT, [this.#prefix + HOLD_KEY], [by, String(Math.ceil(ms)), rateLimited ? '1' : '0']);
+  }
+
+  async admit(admission: CallAdmission): Promise<AdmissionDecision | undefined> {
+    const budget = admission.budget;
+    const reply = await this.#script(
+      ADMIT_SCRIPT,
+      [this.#prefix + HOLD_KEY, this.#prefix + (budget?.key ?? 'upstream:budget')],
+      [admission.holder, String(admission.longestHoldMs), ...budgetArguments(budget, admission.background ? (budget?.reserve ?? 0) : 0)],
+    );
+    if (!Array.isArray(reply)) return undefined;
+    const [outcome, waitMs, rateLimited] = reply as unknown[];
+    if (outcome === 'ok') return { outcome: 'allowed' };
+    if (outcome === 'hold' || outcome === 'budget') return heldBack(outcome, waitMs, rateLimited);
+    return undefined;
   }
 
   async take(key: string, bucket: BucketShape, count: number, keep = 0): Promise<BucketDecision | undefined> {
@@ -162,22 +281,36 @@ export class RedisStore implements SharedStore {
     this.#client.destroy();
   }
 
+  async #release(lockKey: string, lockId: string): Promise<void> {
+    // Others wait for this lock: it is released even if Redis has just been taken to be away.
+    await this.#script(DELETE_IF_SCRIPT, [lockKey], [lockId], true);
+  }
+
+  async #loadScripts(): Promise<void> {
+    // Pipelined: one round trip for all. A failure leaves EVALSHA to fall back on EVAL.
+    await Promise.all(ALL_SCRIPTS.map((script) => this.#call(['SCRIPT', 'LOAD', script.source])));
+  }
+
   /** A call made only while Redis is taken to be up. */
   #shared(args: string[], ...expected: string[]): Promise<unknown> {
-    if (!this.#health.sharing) return Promise.resolve(FAILED);
+    if (!this.#health.sharing) return Promise.resolve(UNAVAILABLE);
     return this.#call(args, ...expected);
   }
 
-  /** A script by its digest, sent whole the first time a server has not seen it (a restarted Redis has forgotten them all). */
+  /**
+   * A script by its digest, its first argument the time (empty: Redis's own), sent whole the first time a server has
+   * not seen it (one flushed, or restarted since the scripts were loaded).
+   */
   async #script(script: LuaScript, keys: string[], args: string[], evenIfAway = false): Promise<unknown> {
-    const tail = [String(keys.length), ...keys, ...args];
+    const now = this.#clock ? String(Math.floor(this.#clock())) : '';
+    const tail = [String(keys.length), ...keys, now, ...args];
     const send = (command: string[], ...expected: string[]) =>
       evenIfAway && this.#client.isReady ? this.#call(command, ...expected) : this.#shared(command, ...expected);
     const reply = await send(['EVALSHA', script.sha1, ...tail], 'NOSCRIPT');
     return reply === NO_SCRIPT ? send(['EVAL', script.source, ...tail]) : reply;
   }
 
-  /** One command under the deadline: any failure, or no answer in time, is FAILED, and a failure of Redis itself marks it down. */
+  /** One command under the deadline: an answer, MISSED when none came in time, UNAVAILABLE when it failed. */
   #call(args: string[], ...expected: string[]): Promise<unknown> {
     return new Promise((resolve) => {
       let settled = false;
@@ -188,18 +321,17 @@ export class RedisStore implements SharedStore {
           setImmediate(() => {
             if (settled) return;
             settled = true;
-            // Redis answering other calls since is up, and this process is running late: this call alone is a miss.
-            if (this.#lastReplyAt < sentAt) this.#health.down(new Error(`Redis gave no answer to ${args[0]} within ${this.#timeoutMs} ms`));
-            resolve(FAILED);
+            this.#health.missed(sentAt);
+            resolve(MISSED);
           }),
         this.#timeoutMs,
       );
       this.#client.sendCommand(args).then(
         (reply) => {
-          this.#lastReplyAt = performance.now();
           if (settled) return;
           settled = true;
           clearTimeout(timer);
+          this.#health.answered();
           resolve(reply);
         },
         (error: unknown) => {
@@ -212,21 +344,34 @@ export class RedisStore implements SharedStore {
     });
   }
 
-  #failed(error: unknown, command: string, expected: string[]): typeof FAILED | typeof NO_SCRIPT {
+  #failed(error: unknown, command: string, expected: string[]): typeof UNAVAILABLE | typeof NO_SCRIPT {
     if (!(error instanceof ErrorReply)) {
+      // The connection failed: a fact, not a late answer.
       this.#health.down(error);
-      return FAILED;
+      return UNAVAILABLE;
     }
-    this.#lastReplyAt = performance.now();
     // Redis answered: it is up, and refused this one command.
+    this.#health.answered();
     if (expected.some((prefix) => error.message.startsWith(prefix))) return NO_SCRIPT;
     const what = `${command} ${error.message.split(' ')[0]}`;
     if (!this.#reportedReplies.has(what)) {
       this.#reportedReplies.add(what);
       this.#log.warn({ command, reply: error.message.slice(0, 200) }, 'Redis refused a command; going on without sharing it');
     }
-    return FAILED;
+    return UNAVAILABLE;
   }
 }
 
 const NO_SCRIPT = Symbol('no script');
+
+/** The budget's part of a script's arguments: whether there is one, its burst, tokens per ms, and the reserve to leave. */
+function budgetArguments(budget: CallAdmission['budget'], reserve: number): string[] {
+  if (budget === undefined) return ['0', '0', '0', '0'];
+  return ['1', String(budget.shape.burst), String(budget.shape.perMinute / 60_000), String(reserve)];
+}
+
+function heldBack(outcome: 'hold' | 'budget', waitMs: unknown, rateLimited: unknown): HeldBack {
+  const wait = typeof waitMs === 'number' && waitMs > 0 ? waitMs : 1;
+  if (outcome === 'budget') return { outcome: 'held back', reason: 'budget_spent', waitMs: wait };
+  return { outcome: 'held back', reason: rateLimited === 1 ? 'rate_limited' : 'circuit_open', waitMs: wait };
+}

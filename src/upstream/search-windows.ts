@@ -8,8 +8,8 @@ import { systemClock, type Clock } from './resilience/clock.js';
 import { type Deadline, waitWithin } from './resilience/deadline.js';
 import { SEARCH_ENDPOINT, UPSTREAM_MAX_PAGE_SIZE, type WindowRequest } from './search-call.js';
 import { normalizeSearchQuery, type SearchQuery } from './search-query.js';
-import type { SharedStore } from './shared-store.js';
-import { SharedWindows } from './shared-windows.js';
+import type { CallAdmission, HeldBack, SharedStore } from './shared-store.js';
+import { SharedWindows, type WindowFetchClaim } from './shared-windows.js';
 import { type SearchWindow, windowEntryBytes, windowKey } from './window-size.js';
 
 export interface SearchCacheOptions {
@@ -33,12 +33,22 @@ export interface SearchWindowsOptions {
   observer?: UpstreamObserver | undefined;
   /** Judges the windows' age; the same clock stamps their `fetchedAt`. */
   clock?: Clock | undefined;
-  /** Fetches one window from the upstream; one call at a time per window, shared by all who wait for it. */
-  fetchWindow: (request: WindowRequest) => Promise<SearchWindow>;
+  /**
+   * Fetches one window from the upstream; one call at a time per window, shared by all who wait for it. `admitted`:
+   * the fleet's claim on the fetch has admitted its first call (holds and budget), which asks the store no more.
+   */
+  fetchWindow: (request: WindowRequest, admitted: boolean) => Promise<SearchWindow>;
   /** A fleet's store: a second cache level behind this one, and one fetch per window for the fleet. */
-  shared?: SharedStore | undefined;
+  shared?: SharedFleet | undefined;
   /** How long one fetch may take; another instance waits for it at most this long. */
   fetchTimeoutMs: number;
+}
+
+/** The fleet's store, and what admits this instance's calls through it. */
+export interface SharedFleet {
+  store: SharedStore;
+  admission: CallAdmission;
+  heldBack: (decision: HeldBack, background: boolean) => Error;
 }
 
 export interface SearchPageRequest {
@@ -87,6 +97,12 @@ export interface CompanyLookup {
   servedOnError: UpstreamErrorCode | undefined;
 }
 
+/** What a lookup in the fleet's store found: a window still served there, and the fetch its claim started, if any. */
+interface SharedFound {
+  window: SearchWindow | undefined;
+  refreshing: Promise<SearchWindow> | undefined;
+}
+
 interface WindowRead {
   window: SearchWindow;
   failure?: UpstreamError;
@@ -103,14 +119,16 @@ function isFull(window: SearchWindow): boolean {
  * and the pages and companies cut from them.
  */
 export class SearchWindows {
-  readonly #windows: LRUCache<string, SearchWindow, WindowRequest>;
+  readonly #windows: LRUCache<string, SearchWindow>;
   readonly #options: SearchWindowsOptions;
   readonly #shared: SharedWindows | undefined;
   /** How long past its fetch a window may be served at all. */
   readonly #maxAgeMs: number;
   readonly #observer: UpstreamObserver;
-  /** Keys being fetched now: a lookup that finds its key here joins that fetch rather than starting one. */
-  readonly #fetching = new Set<string>();
+  /** Fetches under way, by key: a lookup that finds its key here joins that fetch rather than starting one. */
+  readonly #fetches = new Map<string, Promise<SearchWindow>>();
+  /** Lookups in the fleet's store under way, by key: the requests that miss here together ask the store once. */
+  readonly #sharedLookups = new Map<string, Promise<SharedFound>>();
   readonly #clock: Clock;
 
   constructor(options: SearchWindowsOptions) {
@@ -122,17 +140,18 @@ export class SearchWindows {
     this.#shared =
       options.shared &&
       new SharedWindows({
-        store: options.shared,
+        ...options.shared,
         ttlMs,
+        refreshMs: ttlMs + staleWhileRevalidateMs,
         maxAgeMs: this.#maxAgeMs,
         pageSize: UPSTREAM_MAX_PAGE_SIZE,
         fetchTimeoutMs: options.fetchTimeoutMs,
         clock: this.#clock,
       });
-    this.#windows = new LRUCache<string, SearchWindow, WindowRequest>({
+    this.#windows = new LRUCache<string, SearchWindow>({
       maxSize: maxBytes,
       sizeCalculation: windowEntryBytes,
-      // Freshness is judged by each window's age in #window; the cache only
+      // Freshness is judged by each window's age in #lookUp; the cache only
       // drops what can no longer be served at all.
       ttl: this.#maxAgeMs,
       // Reads the clock on every check. By default lru-cache reuses one reading for 1 ms through a timer set
@@ -140,20 +159,6 @@ export class SearchWindows {
       ttlResolution: 0,
       // An injected clock drives the cache's own expiry too; otherwise lru-cache keeps its monotonic performance.now().
       ...(options.clock ? { perf: { now: options.clock } } : {}),
-      // A failed refresh keeps the old window for stale-if-error.
-      noDeleteOnFetchRejection: true,
-      ignoreFetchAbort: true,
-      fetchMethod: (key, stale, { context, options: fetchOptions }) => {
-        this.#fetching.add(key);
-        return this.#fetch(key, stale, context, fetchOptions)
-          .catch((error: unknown) => {
-            // Every request waiting for this fetch gets its error; the log gets it once, here.
-            const background = stale !== undefined && fetchOptions.allowStale;
-            reportFailure(options.log, error, background ? 'Background refresh of a stale search failed' : 'Search failed');
-            throw error;
-          })
-          .finally(() => this.#fetching.delete(key));
-      },
     });
   }
 
@@ -249,17 +254,56 @@ export class SearchWindows {
     this.#windows.clear();
   }
 
-  /** Alone, the upstream's window; in a fleet, one fetch for the fleet, kept here only as long as its age allows. */
-  async #fetch(
-    key: string,
-    stale: SearchWindow | undefined,
-    request: WindowRequest,
-    fetchOptions: { ttl?: number },
-  ): Promise<SearchWindow> {
-    if (this.#shared === undefined) return this.#options.fetchWindow(request);
-    const window = await this.#shared.fetch(key, stale?.fetchedAt ?? Number.NEGATIVE_INFINITY, () => this.#options.fetchWindow(request));
-    fetchOptions.ttl = this.#remainingMs(window);
-    return window;
+  /**
+   * The one fetch of `key` under way, joined, or one started: alone, the upstream's window; in a fleet, one fetch
+   * for the fleet (`claim`: the one a lookup in the store made). Every request waiting for it gets its error; the log
+   * gets it once, here. The window is kept only as long as its age allows, and a failure keeps the old one.
+   */
+  #refresh(key: string, request: WindowRequest, claim?: WindowFetchClaim): Promise<SearchWindow> {
+    const inFlight = this.#fetches.get(key);
+    if (inFlight !== undefined) {
+      // Joined, a claim goes unused: a lock it took is let go, so that nobody waits for it.
+      if (claim !== undefined) void this.#shared?.abandon(key, claim);
+      return inFlight;
+    }
+    const background = request.background === true;
+    const fetchUpstream = (admitted: boolean) => this.#options.fetchWindow(request, admitted);
+    const fetching = (this.#shared ? this.#shared.fetch(key, claim, fetchUpstream, background) : fetchUpstream(false))
+      .then((window) => {
+        this.#windows.set(key, window, { ttl: this.#remainingMs(window) });
+        return window;
+      })
+      .catch((error: unknown) => {
+        reportFailure(this.#options.log, error, background ? 'Background refresh of a stale search failed' : 'Search failed');
+        throw error;
+      })
+      .finally(() => this.#fetches.delete(key));
+    // A background refresh has nobody waiting for it: its failure is logged above, never left unhandled.
+    fetching.catch(() => {});
+    this.#fetches.set(key, fetching);
+    return fetching;
+  }
+
+  /**
+   * In a fleet, a window missing here is looked for in the store, once for every request missing it together: a
+   * window still served there is kept here for its remaining age; unless it is fresh, the same round trip claimed
+   * its fetch, which starts at once (a background refresh of a window still served).
+   */
+  #lookUpShared(key: string, request: WindowRequest, shared: SharedWindows): Promise<SharedFound> {
+    const inFlight = this.#sharedLookups.get(key);
+    if (inFlight !== undefined) return inFlight;
+    const { ttlMs, staleWhileRevalidateMs } = this.#options.cache;
+    const looking = shared
+      .lookup(key)
+      .then(({ window, claim }) => {
+        if (window !== undefined) this.#windows.set(key, window, { ttl: this.#remainingMs(window) });
+        const servable = window !== undefined && this.#clock() - window.fetchedAt <= ttlMs + staleWhileRevalidateMs;
+        const refreshing = claim && this.#refresh(key, { ...request, background: servable }, claim);
+        return { window, refreshing };
+      })
+      .finally(() => this.#sharedLookups.delete(key));
+    this.#sharedLookups.set(key, looking);
+    return looking;
   }
 
   /** How much longer `window` may be served: a window another instance fetched is not as young as its arrival here. */
@@ -299,11 +343,15 @@ export class SearchWindows {
     const key = windowKey(request.query, request.index);
     const { ttlMs, staleWhileRevalidateMs } = this.#options.cache;
     let cached = this.#windows.get(key);
-    if (cached === undefined && this.#shared !== undefined) {
-      // Judged below by its fetch time, like any window here: fresh, stale while revalidating, or stale if the upstream fails.
-      cached = await this.#shared.read(key);
+    // In a fleet, the fetch the lookup in the store started, if it did; and whether this request's lookup started it.
+    let refreshing: Promise<SearchWindow> | undefined;
+    let started = false;
+    // A window being fetched here already is waited for, not looked for in the store.
+    if (cached === undefined && this.#shared !== undefined && !this.#fetches.has(key)) {
+      started = !this.#sharedLookups.has(key);
+      // Judged below by its age, like any window here: fresh, stale while revalidating, or stale if the upstream fails.
+      ({ window: cached, refreshing } = await this.#lookUpShared(key, request, this.#shared));
       this.#observer.sharedWindowLookup(cached !== undefined);
-      if (cached !== undefined) this.#windows.set(key, cached, { ttl: this.#remainingMs(cached) });
     }
     const ageMs = cached ? this.#clock() - cached.fetchedAt : Number.POSITIVE_INFINITY;
     if (cached && ageMs <= ttlMs) {
@@ -314,18 +362,13 @@ export class SearchWindows {
     if (cached && ageMs <= ttlMs + staleWhileRevalidateMs) {
       span?.setAttribute('cache.result', 'stale-while-revalidate');
       this.#observer.windowLookup('stale_while_revalidate');
-      void this.#windows.fetch(key, { context: { ...request, background: true }, forceRefresh: true, allowStale: true });
+      if (refreshing === undefined) void this.#refresh(key, { ...request, background: true });
       return { window: cached };
     }
     span?.setAttribute('cache.result', 'miss');
-    const joined = this.#fetching.has(key);
+    const joined = refreshing === undefined ? this.#fetches.has(key) : !started;
     try {
-      const window = await waitWithin(
-        () => this.#windows.fetch(key, { context: request, forceRefresh: true }),
-        deadline,
-        `GET ${SEARCH_ENDPOINT}`,
-      );
-      if (!window) throw new Error(`Search cache returned no window for ${SEARCH_ENDPOINT}`);
+      const window = await waitWithin(() => refreshing ?? this.#refresh(key, request), deadline, `GET ${SEARCH_ENDPOINT}`);
       this.#observer.windowLookup(joined ? 'joined' : 'miss');
       return { window };
     } catch (error) {
