@@ -202,7 +202,7 @@ export class RedisStore implements SharedStore {
       PUBLISH_WINDOW_SCRIPT,
       [stored, `${stored}:lock`],
       [lockId ?? '', value, String(Math.max(0, Math.round(ageMs))), String(Math.floor(keepMs))],
-      lockId !== undefined,
+      { evenIfAway: lockId !== undefined },
     );
   }
 
@@ -227,7 +227,7 @@ export class RedisStore implements SharedStore {
       PUBLISH_TOKEN_SCRIPT,
       [this.#prefix + TOKEN_KEY, this.#prefix + TOKEN_LOCK_KEY],
       [lockId ?? '', token.value, String(Math.floor(token.refreshInMs)), String(Math.floor(token.expiresInMs))],
-      lockId !== undefined,
+      { evenIfAway: lockId !== undefined },
     );
   }
 
@@ -270,6 +270,8 @@ export class RedisStore implements SharedStore {
       BUCKET_SCRIPT,
       [this.#prefix + key],
       [String(bucket.burst), String(bucket.perMinute / 60_000), String(count), String(keep)],
+      // A late answer is waited for: asking again would take twice, and deciding alone could let through more than the bucket holds.
+      { patient: true },
     );
     if (!Array.isArray(reply) || typeof reply[0] !== 'number' || typeof reply[1] !== 'number') return undefined;
     return reply[0] === 1 ? { allowed: true } : { allowed: false, retryAfterMs: reply[1] };
@@ -283,7 +285,7 @@ export class RedisStore implements SharedStore {
 
   async #release(lockKey: string, lockId: string): Promise<void> {
     // Others wait for this lock: it is released even if Redis has just been taken to be away.
-    await this.#script(DELETE_IF_SCRIPT, [lockKey], [lockId], true);
+    await this.#script(DELETE_IF_SCRIPT, [lockKey], [lockId], { evenIfAway: true });
   }
 
   async #loadScripts(): Promise<void> {
@@ -292,40 +294,49 @@ export class RedisStore implements SharedStore {
   }
 
   /** A call made only while Redis is taken to be up. */
-  #shared(args: string[], ...expected: string[]): Promise<unknown> {
+  #shared(args: string[], how: CallOptions & { expected?: string | undefined } = {}): Promise<unknown> {
     if (!this.#health.sharing) return Promise.resolve(UNAVAILABLE);
-    return this.#call(args, ...expected);
+    return this.#call(args, how);
   }
 
   /**
    * A script by its digest, its first argument the time (empty: Redis's own), sent whole the first time a server has
    * not seen it (one flushed, or restarted since the scripts were loaded).
    */
-  async #script(script: LuaScript, keys: string[], args: string[], evenIfAway = false): Promise<unknown> {
+  async #script(script: LuaScript, keys: string[], args: string[], how: CallOptions = {}): Promise<unknown> {
     const now = this.#clock ? String(Math.floor(this.#clock())) : '';
     const tail = [String(keys.length), ...keys, now, ...args];
-    const send = (command: string[], ...expected: string[]) =>
-      evenIfAway && this.#client.isReady ? this.#call(command, ...expected) : this.#shared(command, ...expected);
+    const send = (command: string[], expected?: string) =>
+      how.evenIfAway && this.#client.isReady ? this.#call(command, { ...how, expected }) : this.#shared(command, { ...how, expected });
     const reply = await send(['EVALSHA', script.sha1, ...tail], 'NOSCRIPT');
     return reply === NO_SCRIPT ? send(['EVAL', script.source, ...tail]) : reply;
   }
 
-  /** One command under the deadline: an answer, MISSED when none came in time, UNAVAILABLE when it failed. */
-  #call(args: string[], ...expected: string[]): Promise<unknown> {
+  /**
+   * One command under the deadline: an answer, MISSED when none came in time, UNAVAILABLE when it failed. A patient
+   * call, whose late answer must not be taken for none (a decision that cannot be asked twice), waits on past its
+   * deadline, each one more miss in evidence, until it is answered or Redis is taken to be away.
+   */
+  #call(args: string[], how: CallOptions & { expected?: string | undefined } = {}): Promise<unknown> {
     return new Promise((resolve) => {
       let settled = false;
+      let timer: NodeJS.Timeout | undefined;
       const sentAt = performance.now();
-      const timer = setTimeout(
-        // After the event loop's poll phase: on a loop running late the answer may be waiting, unread, on the socket.
-        () =>
-          setImmediate(() => {
-            if (settled) return;
-            settled = true;
-            this.#health.missed(sentAt);
-            resolve(MISSED);
-          }),
-        this.#timeoutMs,
-      );
+      const wait = () => {
+        timer = setTimeout(
+          // After the event loop's poll phase: on a loop running late the answer may be waiting, unread, on the socket.
+          () =>
+            setImmediate(() => {
+              if (settled) return;
+              this.#health.missed(sentAt);
+              if (how.patient && this.#health.sharing) return wait();
+              settled = true;
+              resolve(how.patient ? UNAVAILABLE : MISSED);
+            }),
+          this.#timeoutMs,
+        );
+      };
+      wait();
       this.#client.sendCommand(args).then(
         (reply) => {
           if (settled) return;
@@ -338,13 +349,13 @@ export class RedisStore implements SharedStore {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
-          resolve(this.#failed(error, args[0] ?? '', expected));
+          resolve(this.#failed(error, args[0] ?? '', how.expected));
         },
       );
     });
   }
 
-  #failed(error: unknown, command: string, expected: string[]): typeof UNAVAILABLE | typeof NO_SCRIPT {
+  #failed(error: unknown, command: string, expected: string | undefined): typeof UNAVAILABLE | typeof NO_SCRIPT {
     if (!(error instanceof ErrorReply)) {
       // The connection failed: a fact, not a late answer.
       this.#health.down(error);
@@ -352,7 +363,7 @@ export class RedisStore implements SharedStore {
     }
     // Redis answered: it is up, and refused this one command.
     this.#health.answered();
-    if (expected.some((prefix) => error.message.startsWith(prefix))) return NO_SCRIPT;
+    if (expected !== undefined && error.message.startsWith(expected)) return NO_SCRIPT;
     const what = `${command} ${error.message.split(' ')[0]}`;
     if (!this.#reportedReplies.has(what)) {
       this.#reportedReplies.add(what);
@@ -363,6 +374,13 @@ export class RedisStore implements SharedStore {
 }
 
 const NO_SCRIPT = Symbol('no script');
+
+interface CallOptions {
+  /** Made even while Redis is taken to be away (a lock released, so that nobody waits on it), as long as the client is connected. */
+  evenIfAway?: boolean | undefined;
+  /** Waits past the deadline for the answer, until Redis is taken to be away (see #call). */
+  patient?: boolean | undefined;
+}
 
 /** The budget's part of a script's arguments: whether there is one, its burst, tokens per ms, and the reserve to leave. */
 function budgetArguments(budget: CallAdmission['budget'], reserve: number): string[] {

@@ -59,10 +59,12 @@ local function held(key, me, longest, now)
   return math.ceil(waitMs), hold[3] == '1' and 1 or 0
 end
 
--- Takes lock for id (SET NX PX), or finds it already this id's (a claim asked again after a late answer): whether it is id's now.
+-- Takes lock for id (SET NX PX): 'new'; finds it already this id's (a claim asked again after a late answer): 'mine';
+-- or held by another: false.
 local function lock(key, id, ms)
-  if redis.call('GET', key) == id then return true end
-  return redis.call('SET', key, id, 'NX', 'PX', ms) ~= false
+  if redis.call('GET', key) == id then return 'mine' end
+  if redis.call('SET', key, id, 'NX', 'PX', ms) then return 'new' end
+  return false
 end
 `;
 
@@ -96,7 +98,9 @@ return {allowed, waitMs}`);
  * answered with its age. When it is missing or past its TTL, the caller
  * claims the fetch: the lock, then, for the call it will make, the hold and
  * one call from the budget (a background refresh, of a window still served,
- * leaves the reserve); held back by either, the lock is let go at once.
+ * leaves the reserve); held back by either, the lock is let go at once. The
+ * same claim asked again (same lock id) after a late answer finds the lock
+ * its own and takes nothing twice.
  * Answers {outcome, value or false, age or -1, ms to wait, rate limited}:
  * `fresh`, `taken`, `held` (another holds the lock), `hold` or `budget`.
  */
@@ -112,7 +116,10 @@ if isHash(KEYS[1]) then
   end
 end
 if value and age <= tonumber(ARGV[4]) then return {'fresh', value, age, 0, 0} end
-if not lock(KEYS[2], ARGV[2], ARGV[3]) then return {'held', value, age, 0, 0} end
+local locked = lock(KEYS[2], ARGV[2], ARGV[3])
+if not locked then return {'held', value, age, 0, 0} end
+-- Asked again after a late answer that took the lock: the hold and the budget admitted it then, and are not asked twice.
+if locked == 'mine' then return {'taken', value, age, 0, 0} end
 local waitMs, rateLimited = held(KEYS[3], ARGV[7], tonumber(ARGV[8]), now)
 if waitMs > 0 then
   redis.call('DEL', KEYS[2])

@@ -164,6 +164,10 @@ describe('RedisStore', () => {
     let again = await store.claimWindow(claim('w', 'a'));
     while (again.outcome === 'missed') again = await store.claimWindow(claim('w', 'a'));
     expect(again).toEqual({ outcome: 'taken', stored: undefined });
+    // A decision that cannot be asked twice (tokens taken from a bucket) waits for its late answer instead.
+    proxy.delayMs = 2 * DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
+    expect(await store.take('bucket', { burst: 1, perMinute: 1 }, 1)).toEqual({ allowed: true });
+    expect(await store.take('bucket', { burst: 1, perMinute: 1 }, 1)).toEqual({ allowed: false, retryAfterMs: expect.any(Number) });
     expect(store.sharing).toBe(true);
     expect(log.count(OUTAGE)).toBe(0);
   });
