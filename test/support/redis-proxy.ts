@@ -25,9 +25,7 @@ export async function startRedisProxy(target: string): Promise<RedisProxy> {
   let cut = false;
   /** Replies still held back, across connections: drained() waits for them. */
   let holding: Promise<void> = Promise.resolve();
-  const proxy = {
-    delayMs: 0,
-  };
+  const proxy = { delayMs: 0 };
   const server = createServer((client) => {
     if (cut) {
       client.destroy();
@@ -52,8 +50,14 @@ export async function startRedisProxy(target: string): Promise<RedisProxy> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = new URL(target);
   url.port = String((server.address() as AddressInfo).port);
-  return Object.assign(proxy, {
+  return {
     url: url.href.replace(/\/$/, ''),
+    get delayMs() {
+      return proxy.delayMs;
+    },
+    set delayMs(ms: number) {
+      proxy.delayMs = ms;
+    },
     get writes() {
       return writes;
     },
@@ -69,5 +73,5 @@ export async function startRedisProxy(target: string): Promise<RedisProxy> {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
-  });
+  };
 }
