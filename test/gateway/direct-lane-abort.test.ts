@@ -4,12 +4,13 @@
  * gateway notice its client left.
  */
 import { print } from 'graphql';
-import { afterEach, expect, it, vi } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { encodeCursor, searchFingerprint } from '../../src/schema/cursor.js';
 import { normalizeSearchQuery, searchQueryKey } from '../../src/upstream/search-query.js';
 import { DashboardSearchDocument, SearchCompaniesDocument } from '../generated/graphql.js';
 import { type HoldingUpstream, holdingUpstream, leaveWhileHeld } from '../support/holding-upstream.js';
 import { startStack, type Stack } from '../support/stack.js';
+import { eventually } from '../support/within.js';
 
 let stack: Stack | undefined;
 let upstream: HoldingUpstream | undefined;
@@ -48,12 +49,12 @@ it.each([
   );
   // By then the request's signal has told the resolver waiting on the first window that its client had gone.
   // The lane ran it (the warm-up, written by the lane) and handed Yoga its result with the error to write.
-  await vi.waitFor(() => expect(writtenBy).toEqual(lane ? { direct: 1, yoga: 1 } : { direct: 0, yoga: 0 }));
+  await eventually(() => expect(writtenBy).toEqual(lane ? { direct: 1, yoga: 1 } : { direct: 0, yoga: 0 }));
 
   const cachedBefore = stack.gateway.cacheBytes;
   upstream.release();
   // The first window's answer is in the caches; a page still being cut would have asked for the second window by then.
-  await vi.waitFor(() => expect(stack!.gateway.cacheBytes).toBeGreaterThan(cachedBefore));
+  await eventually(() => expect(stack!.gateway.cacheBytes).toBeGreaterThan(cachedBefore));
   expect(stack.lookup.counters.searchQueries.slice(searchesBefore)).toEqual(['q=holdings&jurisdiction=GB&pageSize=50&page=1']);
 
   const { body } = await stack.execute(SearchCompaniesDocument, variables);

@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFleet, type Fleet, type SearchAnswer } from '../support/fleet.js';
-import { within } from '../support/within.js';
+import { SAFETY_MS, within } from '../support/within.js';
 
 const OUTAGE = 'Redis unavailable';
 const BACK = 'Redis is back';
 /** Searches each instance is asked, in turn: some repeated, so caches and shared windows are in play throughout. */
 const WORDS = ['Holdings', 'Trading', 'Services', 'Group', 'Consulting', 'Partners'];
-const SAFETY_MS = 20_000;
 
 let fleet: Fleet | undefined;
 afterEach(async () => {

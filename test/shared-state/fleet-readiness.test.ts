@@ -2,9 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startFleet, type Fleet } from '../support/fleet.js';
 import { send } from '../support/http.js';
 import { changes, scrape } from '../support/metrics.js';
-import { within } from '../support/within.js';
-
-const SAFETY_MS = 20_000;
+import { SAFETY_MS, within } from '../support/within.js';
 
 let fleet: Fleet | undefined;
 afterEach(async () => {

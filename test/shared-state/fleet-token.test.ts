@@ -3,9 +3,7 @@ import { manualClock } from '../support/clock.js';
 import { startFleet, type Fleet } from '../support/fleet.js';
 import { scrape } from '../support/metrics.js';
 import { freshSearch } from '../support/searches.js';
-import { within } from '../support/within.js';
-
-const SAFETY_MS = 15_000;
+import { SAFETY_MS, within } from '../support/within.js';
 
 let fleet: Fleet | undefined;
 afterEach(async () => {

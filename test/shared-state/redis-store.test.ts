@@ -7,11 +7,10 @@ import { manualClock } from '../support/clock.js';
 import { collectedLog, type CollectedLog } from '../support/log-lines.js';
 import { startRedisProxy, type RedisProxy } from '../support/redis-proxy.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
-import { within } from '../support/within.js';
+import { SAFETY_MS, within } from '../support/within.js';
 
 const OUTAGE = 'Redis unavailable';
 const BACK = 'Redis is back';
-const SAFETY_MS = 15_000;
 
 let redis: RedisServer;
 let proxy: RedisProxy;
