@@ -77,7 +77,7 @@ export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json', 'grpc'] as const;
 export const DEFAULT_OTLP_PROTOCOL: (typeof OTLP_PROTOCOLS)[number] = 'http/protobuf';
 export const DEFAULT_OTEL_RECORD_SEARCH_TERMS = false;
 export const DEFAULT_REDIS_KEY_PREFIX = 'csg:';
-/** A local Redis answers in well under a millisecond (p99 1–4 ms on a busy machine); a hung one must not hold a request longer. */
+/** Chosen from the answers Redis gives on a loaded 2-core machine (see README, *When Redis fails*): late ones are misses, not outages. */
 export const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 250;
 export const DEFAULT_METRICS_HOST = '127.0.0.1';
 /** In production, long enough for a load balancer probing every 2 s to see /ready fail twice; elsewhere a stop is not held up. */
