@@ -2,7 +2,8 @@ import type { Tracer } from '@opentelemetry/api';
 import type { UpstreamStatus } from './observer.js';
 import type { Deadline } from './resilience/deadline.js';
 import { SearchCall, type SearchCallOptions } from './search-call.js';
-import { type CompanyLookup, type SearchCacheOptions, type SearchPage, type SearchPageRequest, SearchWindows } from './search-windows.js';
+import { type CompanyLookup, type SearchPage, type SearchPageRequest, SearchWindows } from './search-windows.js';
+import type { SearchCacheOptions } from './window-cache.js';
 
 export interface UpstreamClientOptions extends SearchCallOptions {
   cache: SearchCacheOptions;
