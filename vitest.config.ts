@@ -14,7 +14,7 @@ export default defineConfig({
     // Containers, built and run: `npm run test:deploy` (test/deploy/vitest.config.ts).
     exclude: [...configDefaults.exclude, 'test/deploy/**'],
     globalSetup: ['test/support/graphiql-copies.ts'],
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });

@@ -71,6 +71,8 @@ export interface RunningGateway {
 export interface GatewayOptions {
   /** Time for the upstream's circuit breaker and token, the caches' TTLs and the rate limit's refill; tests move it on instead of sleeping. */
   clock?: Clock | undefined;
+  /** With REDIS_URL, the fleet's one clock its scripts judge ages and waits by: Redis's own unless a test gives its own. */
+  redisClock?: Clock | undefined;
   /** Where tracing is on: the hooks that make the gateway's spans. */
   tracing?: Tracing | undefined;
   /** Ask for the upstream token at start (default true), so refused credentials show at once. */
@@ -98,7 +100,7 @@ export async function startGateway(
     answerBytes > 0 ? new ResponseCache({ maxBytes: answerBytes, maxTtlMs: config.cacheTtlMs, clock: options.clock }) : undefined;
   const documentBytes = Math.floor(config.cacheMaxBytes * DOCUMENT_CACHE_SHARE);
   const documents = new DocumentCache(documentBytes);
-  const shared = await openSharedStore(config, logger);
+  const shared = await openSharedStore(config, logger, options.redisClock);
   const metrics = config.metricsPort === undefined ? undefined : new GatewayMetrics(config.apiKeys.map((key) => key.id));
   const clock = options.clock ?? systemClock;
   const upstream = upstreamClientFor(config, target, {

@@ -1,3 +1,4 @@
+import type { Clock } from '../upstream/resilience/clock.js';
 import type { SharedStore } from '../upstream/shared-store.js';
 import type { UpstreamLog } from '../upstream/log.js';
 import type { SharedStateSettings } from './config/settings.js';
@@ -8,8 +9,12 @@ export interface ClosableSharedStore extends SharedStore {
   close(): Promise<void>;
 }
 
-/** The fleet's shared store on REDIS_URL, connecting in the background; none without it. */
-export async function openSharedStore(settings: SharedStateSettings, log: UpstreamLog): Promise<ClosableSharedStore | undefined> {
+/** The fleet's shared store on REDIS_URL, connecting in the background; none without it. `clock`: Redis's own unless a test gives one. */
+export async function openSharedStore(
+  settings: SharedStateSettings,
+  log: UpstreamLog,
+  clock?: Clock,
+): Promise<ClosableSharedStore | undefined> {
   if (settings.redisUrl === undefined) return undefined;
   // Loaded only here: a gateway without REDIS_URL never loads node-redis.
   const { RedisStore } = await import('../shared-state/redis-store.js');
@@ -18,5 +23,6 @@ export async function openSharedStore(settings: SharedStateSettings, log: Upstre
     keyPrefix: settings.redisKeyPrefix,
     commandTimeoutMs: settings.redisCommandTimeoutMs,
     log,
+    clock,
   });
 }

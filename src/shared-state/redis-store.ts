@@ -1,14 +1,38 @@
-import { randomUUID } from 'node:crypto';
-import { createClient, ErrorReply } from '@redis/client';
+import type { Clock } from '../upstream/resilience/clock.js';
 import type { UpstreamLog } from '../upstream/log.js';
-import type { BucketDecision, BucketShape, HeldLock, LockAttempt, SharedStore } from '../upstream/shared-store.js';
+import type {
+  AdmissionDecision,
+  BucketDecision,
+  BucketShape,
+  CallAdmission,
+  HeldBack,
+  SharedStore,
+  StoredToken,
+  StoredWindow,
+  TokenClaim,
+  TokenClaimRequest,
+  WindowClaim,
+  WindowClaimRequest,
+} from '../upstream/shared-store.js';
+import { MAX_ACCESS_TOKEN_LENGTH } from '../upstream/token-response.js';
 import { MAX_STORED_WINDOW_LENGTH } from '../upstream/window-codec.js';
-import { RedisHealth } from './redis-health.js';
-import { BUCKET_SCRIPT, DELETE_IF_SCRIPT, type LuaScript } from './scripts.js';
+import { failed, MISSED, RedisConnection } from './redis-connection.js';
+import {
+  ADMIT_SCRIPT,
+  ALL_SCRIPTS,
+  BUCKET_SCRIPT,
+  CLAIM_TOKEN_SCRIPT,
+  CLAIM_WINDOW_SCRIPT,
+  DELETE_IF_SCRIPT,
+  DROP_TOKEN_SCRIPT,
+  HOLD_SCRIPT,
+  PUBLISH_TOKEN_SCRIPT,
+  PUBLISH_WINDOW_SCRIPT,
+} from './scripts.js';
 
 /**
  * Longest value read back, in bytes: the longest the gateway writes is a window, at most MAX_STORED_WINDOW_LENGTH
- * UTF-16 units, each at most 3 bytes of UTF-8.
+ * UTF-16 units, each at most 3 bytes of UTF-8. A longer value is not one a gateway wrote: the scripts leave it unread.
  */
 export const MAX_VALUE_BYTES = 3 * MAX_STORED_WINDOW_LENGTH;
 
@@ -20,137 +44,152 @@ export interface RedisStoreOptions {
   /** The deadline of every call, held by the gateway itself. */
   commandTimeoutMs: number;
   log: UpstreamLog;
+  /** The fleet's one clock as the scripts read it: Redis's own (TIME) unless a test gives its own. */
+  clock?: Clock | undefined;
 }
 
-/** Reconnection waits this long after the first failure, doubling ... */
-const RECONNECT_BASE_MS = 50;
-/** ... up to this, with jitter so that a fleet does not reconnect in step. */
-const RECONNECT_MAX_MS = 2_000;
-
-/** Longest a starting gateway waits to learn whether Redis is there. */
-const STARTUP_WAIT_MS = 2_000;
-
-/** What a failed or late call reads as: nothing shared. */
-const FAILED = Symbol('failed');
-
-/** node-redis without its offline queue, reconnecting by itself with jittered backoff. */
-function connectionTo(options: RedisStoreOptions) {
-  return createClient({
-    url: options.url.href,
-    disableOfflineQueue: true,
-    socket: {
-      connectTimeout: Math.max(options.commandTimeoutMs * 10, 1_000),
-      reconnectStrategy: (retries: number) => {
-        const ceiling = Math.min(RECONNECT_BASE_MS * 2 ** Math.min(retries, 16), RECONNECT_MAX_MS);
-        return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
-      },
-    },
-  });
-}
-
-type Client = ReturnType<typeof connectionTo>;
+/** The keys of what the fleet shares once: its token, with its renewal lock and the refused-credentials flag, and the upstream's hold. */
+const TOKEN_KEY = 'token';
+const TOKEN_LOCK_KEY = 'token:lock';
+const REFUSED_KEY = 'token:refused';
+const HOLD_KEY = 'upstream:hold';
 
 /**
- * The fleet's shared state on Redis (node-redis). Every call runs under the
- * gateway's own deadline: node-redis's command timeout does not fire once a
- * command is written to a hung server. Without the offline queue a call made
- * while Redis is away fails at once; while it is away, no call is made at all
- * (see RedisHealth), and the client reconnects by itself with backoff.
+ * The fleet's shared state on Redis, each step one script (scripts.ts), so
+ * that what is read and decided together costs one round trip; every call is
+ * made as redis-connection.ts makes it, under the gateway's own deadline.
  */
 export class RedisStore implements SharedStore {
-  readonly #client: Client;
+  readonly #redis: RedisConnection;
   readonly #prefix: string;
-  readonly #timeoutMs: number;
-  readonly #health: RedisHealth;
-  readonly #log: UpstreamLog;
-  /** When Redis last answered anything (performance.now()). */
-  #lastReplyAt = 0;
-  /** Reply errors (a missing permission, a script refused) logged once each: one misconfiguration is one line. */
-  readonly #reportedReplies = new Set<string>();
 
-  private constructor(client: Client, options: RedisStoreOptions) {
-    this.#client = client;
-    this.#prefix = options.keyPrefix;
-    this.#timeoutMs = options.commandTimeoutMs;
-    this.#log = options.log;
-    this.#health = new RedisHealth({
-      log: options.log,
-      ping: () => this.#call(['PING']).then((reply) => reply !== FAILED),
-      ready: () => client.isReady,
-    });
+  private constructor(redis: RedisConnection, keyPrefix: string) {
+    this.#redis = redis;
+    this.#prefix = keyPrefix;
   }
 
-  /**
-   * A store connecting to Redis, once it has connected or failed to (at most
-   * STARTUP_WAIT_MS): the first requests share if Redis is there, and a
-   * gateway starts whether it is or not. Until Redis answers, every call reads
-   * as nothing shared.
-   */
+  /** A store on a connection to Redis, once it has connected or failed to (see RedisConnection.open). */
   static async open(options: RedisStoreOptions): Promise<RedisStore> {
-    const client = connectionTo(options);
-    const store = new RedisStore(client, options);
-    let resolve = () => {};
-    const settled = new Promise<void>((settle) => (resolve = settle));
-    client.on('ready', () => {
-      store.#health.up();
-      resolve();
-    });
-    // Without a listener node-redis's errors would crash the process; the message names no password.
-    client.on('error', (error: unknown) => {
-      store.#health.down(error);
-      resolve();
-    });
-    // connect() retries by itself until Redis answers; close() ends it.
-    client.connect().catch((error: unknown) => store.#health.down(error));
-    const timer = setTimeout(resolve, STARTUP_WAIT_MS);
-    await settled;
-    clearTimeout(timer);
-    return store;
+    return new RedisStore(await RedisConnection.open({ ...options, scripts: ALL_SCRIPTS }), options.keyPrefix);
   }
 
   /** Whether calls go to Redis now. */
   get sharing(): boolean {
-    return this.#health.sharing;
+    return this.#redis.sharing;
   }
 
-  /** At most MAX_VALUE_BYTES are read: a longer value is not one the gateway wrote, and reads as none. */
-  async get(key: string): Promise<string | undefined> {
-    // GETRANGE, not GET: a value planted in Redis is never read whole. It answers "" for a missing key, and no value
-    // the gateway writes is empty.
-    const reply = await this.#shared(['GETRANGE', this.#prefix + key, '0', String(MAX_VALUE_BYTES)]);
-    return typeof reply === 'string' && reply.length > 0 && Buffer.byteLength(reply) <= MAX_VALUE_BYTES ? reply : undefined;
+  async claimWindow(claim: WindowClaimRequest): Promise<WindowClaim> {
+    const key = this.#prefix + claim.key;
+    const budget = claim.admission.budget;
+    const reply = await this.#redis.script(
+      CLAIM_WINDOW_SCRIPT,
+      [key, `${key}:lock`, this.#prefix + HOLD_KEY, this.#prefix + (budget?.key ?? 'upstream:budget')],
+      [
+        claim.lockId,
+        String(Math.max(1, Math.ceil(claim.lockMs))),
+        String(claim.freshMs),
+        String(claim.refreshMs),
+        String(MAX_VALUE_BYTES),
+        claim.admission.holder,
+        String(claim.admission.longestHoldMs),
+        ...budgetArguments(budget, budget?.reserve ?? 0),
+      ],
+    );
+    if (failed(reply)) return { outcome: reply === MISSED ? 'missed' : 'unavailable', stored: undefined };
+    if (!Array.isArray(reply)) return { outcome: 'unavailable', stored: undefined };
+    const [outcome, value, ageMs, waitMs, rateLimited] = reply as unknown[];
+    const stored: StoredWindow | undefined =
+      typeof value === 'string' && typeof ageMs === 'number' && ageMs >= 0 ? { value, ageMs } : undefined;
+    switch (outcome) {
+      case 'fresh':
+        return stored ? { outcome: 'fresh', stored } : { outcome: 'unavailable', stored };
+      case 'taken':
+      case 'held':
+        return { outcome, stored };
+      case 'hold':
+      case 'budget':
+        return { ...heldBack(outcome, waitMs, rateLimited), stored };
+      default:
+        return { outcome: 'unavailable', stored };
+    }
   }
 
-  async set(key: string, value: string, ttlMs: number): Promise<void> {
-    await this.#shared(['SET', this.#prefix + key, value, 'PX', String(Math.max(1, Math.ceil(ttlMs)))]);
+  async publishWindow(key: string, value: string, ageMs: number, keepMs: number, lockId: string | undefined): Promise<void> {
+    const stored = this.#prefix + key;
+    await this.#redis.script(
+      PUBLISH_WINDOW_SCRIPT,
+      [stored, `${stored}:lock`],
+      [lockId ?? '', value, String(Math.max(0, Math.round(ageMs))), String(Math.floor(keepMs))],
+      { evenIfAway: lockId !== undefined },
+    );
   }
 
-  async deleteIf(key: string, value: string): Promise<void> {
-    await this.#script(DELETE_IF_SCRIPT, [this.#prefix + key], [value]);
+  async claimToken(claim: TokenClaimRequest): Promise<TokenClaim> {
+    const reply = await this.#redis.script(
+      CLAIM_TOKEN_SCRIPT,
+      [this.#prefix + TOKEN_KEY, this.#prefix + TOKEN_LOCK_KEY, this.#prefix + REFUSED_KEY],
+      [claim.lockId, String(Math.max(1, Math.ceil(claim.lockMs))), String(MAX_ACCESS_TOKEN_LENGTH), ...claim.skip],
+    );
+    if (failed(reply)) return { outcome: reply === MISSED ? 'missed' : 'unavailable' };
+    if (!Array.isArray(reply)) return { outcome: 'unavailable' };
+    const [outcome, value, refreshInMs, expiresInMs] = reply as unknown[];
+    if (outcome === 'token' && typeof value === 'string' && typeof refreshInMs === 'number' && typeof expiresInMs === 'number') {
+      return { outcome, token: { value, refreshInMs, expiresInMs } };
+    }
+    if (outcome === 'refused' || outcome === 'taken' || outcome === 'held') return { outcome };
+    return { outcome: 'unavailable' };
   }
 
-  async lock(key: string, ttlMs: number): Promise<LockAttempt> {
-    const id = randomUUID();
-    const reply = await this.#shared(['SET', this.#prefix + key, id, 'NX', 'PX', String(Math.max(1, Math.ceil(ttlMs)))]);
-    if (reply === FAILED) return { outcome: 'unavailable' };
-    return reply === 'OK' ? { outcome: 'taken', lock: { key, id } } : { outcome: 'held' };
+  async publishToken(token: StoredToken, lockId: string | undefined): Promise<void> {
+    await this.#redis.script(
+      PUBLISH_TOKEN_SCRIPT,
+      [this.#prefix + TOKEN_KEY, this.#prefix + TOKEN_LOCK_KEY],
+      [lockId ?? '', token.value, String(Math.floor(token.refreshInMs)), String(Math.floor(token.expiresInMs))],
+      { evenIfAway: lockId !== undefined },
+    );
   }
 
-  async unlock(lock: HeldLock): Promise<void> {
-    // Others wait for this lock: it is released even if a late answer has just made Redis look away.
-    await this.#script(DELETE_IF_SCRIPT, [this.#prefix + lock.key], [lock.id], true);
+  async dropToken(value: string): Promise<void> {
+    await this.#redis.script(DROP_TOKEN_SCRIPT, [this.#prefix + TOKEN_KEY], [value]);
   }
 
-  async locked(key: string): Promise<boolean | undefined> {
-    const reply = await this.#shared(['EXISTS', this.#prefix + key]);
-    return reply === FAILED ? undefined : reply === 1;
+  async refuseCredentials(cooldownMs: number): Promise<void> {
+    if (cooldownMs > 0) await this.#redis.command(['SET', this.#prefix + REFUSED_KEY, '1', 'PX', String(Math.ceil(cooldownMs))]);
+  }
+
+  async releaseWindow(key: string, lockId: string): Promise<void> {
+    await this.#release(`${this.#prefix + key}:lock`, lockId);
+  }
+
+  async releaseToken(lockId: string): Promise<void> {
+    await this.#release(this.#prefix + TOKEN_LOCK_KEY, lockId);
+  }
+
+  async hold(by: string, ms: number, rateLimited: boolean): Promise<void> {
+    if (ms > 0) await this.#redis.script(HOLD_SCRIPT, [this.#prefix + HOLD_KEY], [by, String(Math.ceil(ms)), rateLimited ? '1' : '0']);
+  }
+
+  async admit(admission: CallAdmission): Promise<AdmissionDecision | undefined> {
+    const budget = admission.budget;
+    const reply = await this.#redis.script(
+      ADMIT_SCRIPT,
+      [this.#prefix + HOLD_KEY, this.#prefix + (budget?.key ?? 'upstream:budget')],
+      [admission.holder, String(admission.longestHoldMs), ...budgetArguments(budget, admission.background ? (budget?.reserve ?? 0) : 0)],
+    );
+    if (!Array.isArray(reply)) return undefined;
+    const [outcome, waitMs, rateLimited] = reply as unknown[];
+    if (outcome === 'ok') return { outcome: 'allowed' };
+    if (outcome === 'hold' || outcome === 'budget') return heldBack(outcome, waitMs, rateLimited);
+    return undefined;
   }
 
   async take(key: string, bucket: BucketShape, count: number, keep = 0): Promise<BucketDecision | undefined> {
-    const reply = await this.#script(
+    const reply = await this.#redis.script(
       BUCKET_SCRIPT,
       [this.#prefix + key],
       [String(bucket.burst), String(bucket.perMinute / 60_000), String(count), String(keep)],
+      // A late answer is waited for: asking again would take twice, and deciding alone could let through more than the bucket holds.
+      { patient: true },
     );
     if (!Array.isArray(reply) || typeof reply[0] !== 'number' || typeof reply[1] !== 'number') return undefined;
     return reply[0] === 1 ? { allowed: true } : { allowed: false, retryAfterMs: reply[1] };
@@ -158,75 +197,23 @@ export class RedisStore implements SharedStore {
 
   /** Stops reconnecting and closes the connection; calls still waiting on a hung server are left to their deadlines. */
   async close(): Promise<void> {
-    this.#health.stop();
-    this.#client.destroy();
+    this.#redis.close();
   }
 
-  /** A call made only while Redis is taken to be up. */
-  #shared(args: string[], ...expected: string[]): Promise<unknown> {
-    if (!this.#health.sharing) return Promise.resolve(FAILED);
-    return this.#call(args, ...expected);
-  }
-
-  /** A script by its digest, sent whole the first time a server has not seen it (a restarted Redis has forgotten them all). */
-  async #script(script: LuaScript, keys: string[], args: string[], evenIfAway = false): Promise<unknown> {
-    const tail = [String(keys.length), ...keys, ...args];
-    const send = (command: string[], ...expected: string[]) =>
-      evenIfAway && this.#client.isReady ? this.#call(command, ...expected) : this.#shared(command, ...expected);
-    const reply = await send(['EVALSHA', script.sha1, ...tail], 'NOSCRIPT');
-    return reply === NO_SCRIPT ? send(['EVAL', script.source, ...tail]) : reply;
-  }
-
-  /** One command under the deadline: any failure, or no answer in time, is FAILED, and a failure of Redis itself marks it down. */
-  #call(args: string[], ...expected: string[]): Promise<unknown> {
-    return new Promise((resolve) => {
-      let settled = false;
-      const sentAt = performance.now();
-      const timer = setTimeout(
-        // After the event loop's poll phase: on a loop running late the answer may be waiting, unread, on the socket.
-        () =>
-          setImmediate(() => {
-            if (settled) return;
-            settled = true;
-            // Redis answering other calls since is up, and this process is running late: this call alone is a miss.
-            if (this.#lastReplyAt < sentAt) this.#health.down(new Error(`Redis gave no answer to ${args[0]} within ${this.#timeoutMs} ms`));
-            resolve(FAILED);
-          }),
-        this.#timeoutMs,
-      );
-      this.#client.sendCommand(args).then(
-        (reply) => {
-          this.#lastReplyAt = performance.now();
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          resolve(reply);
-        },
-        (error: unknown) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          resolve(this.#failed(error, args[0] ?? '', expected));
-        },
-      );
-    });
-  }
-
-  #failed(error: unknown, command: string, expected: string[]): typeof FAILED | typeof NO_SCRIPT {
-    if (!(error instanceof ErrorReply)) {
-      this.#health.down(error);
-      return FAILED;
-    }
-    this.#lastReplyAt = performance.now();
-    // Redis answered: it is up, and refused this one command.
-    if (expected.some((prefix) => error.message.startsWith(prefix))) return NO_SCRIPT;
-    const what = `${command} ${error.message.split(' ')[0]}`;
-    if (!this.#reportedReplies.has(what)) {
-      this.#reportedReplies.add(what);
-      this.#log.warn({ command, reply: error.message.slice(0, 200) }, 'Redis refused a command; going on without sharing it');
-    }
-    return FAILED;
+  async #release(lockKey: string, lockId: string): Promise<void> {
+    // Others wait for this lock: it is released even if Redis has just been taken to be away.
+    await this.#redis.script(DELETE_IF_SCRIPT, [lockKey], [lockId], { evenIfAway: true });
   }
 }
 
-const NO_SCRIPT = Symbol('no script');
+/** The budget's part of a script's arguments: whether there is one, its burst, tokens per ms, and the reserve to leave. */
+function budgetArguments(budget: CallAdmission['budget'], reserve: number): string[] {
+  if (budget === undefined) return ['0', '0', '0', '0'];
+  return ['1', String(budget.shape.burst), String(budget.shape.perMinute / 60_000), String(reserve)];
+}
+
+function heldBack(outcome: 'hold' | 'budget', waitMs: unknown, rateLimited: unknown): HeldBack {
+  const wait = typeof waitMs === 'number' && waitMs > 0 ? waitMs : 1;
+  if (outcome === 'budget') return { outcome: 'held back', reason: 'budget_spent', waitMs: wait };
+  return { outcome: 'held back', reason: rateLimited === 1 ? 'rate_limited' : 'circuit_open', waitMs: wait };
+}

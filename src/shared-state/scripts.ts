@@ -6,45 +6,236 @@ export interface LuaScript {
   sha1: string;
 }
 
-function script(source: string): LuaScript {
+/**
+ * Every script takes the time as its first argument and reads Redis's own
+ * clock (TIME) when it is empty: what is fresh, held or refilled is judged by
+ * one clock for the whole fleet, whatever the instances' clocks say. Tests
+ * pass a clock of their own, as they do to every other part.
+ */
+const PRELUDE = `
+local function clock(given)
+  local now = tonumber(given)
+  if now then return now end
+  local time = redis.call('TIME')
+  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+
+-- Whether KEYS[i] holds a hash: a value of another type (planted, or left by an older gateway) reads as none.
+local function isHash(key)
+  return redis.call('TYPE', key).ok == 'hash'
+end
+
+-- Takes count tokens from a bucket of burst refilled at perMs, all or none and only if keep are left after:
+-- 1, 0 when taken, else 0 and the ms until they could be. The key lives as long as a full refill takes, then reads as
+-- a full bucket anyway; so does a stored count outside 0..burst (NaN too), which every take would otherwise keep alive.
+local function take(key, burst, perMs, count, keep, now)
+  if redis.call('EXISTS', key) == 1 and not isHash(key) then redis.call('DEL', key) end
+  local state = redis.call('HMGET', key, 'tokens', 'at')
+  local tokens = tonumber(state[1])
+  if tokens == nil or tokens ~= tokens or tokens < 0 or tokens > burst then tokens = burst end
+  local at = tonumber(state[2]) or now
+  tokens = math.min(burst, tokens + math.max(0, now - at) * perMs)
+  local allowed, waitMs = 0, 0
+  if tokens - count >= keep then
+    tokens = tokens - count
+    allowed = 1
+  else
+    waitMs = math.ceil((count + keep - tokens) / perMs)
+  end
+  redis.call('HSET', key, 'tokens', tostring(tokens), 'at', tostring(now))
+  redis.call('PEXPIRE', key, math.ceil(burst / perMs) + 1000)
+  return allowed, waitMs
+end
+
+-- How long another instance's hold keeps this one (me) from calling the upstream, and whether it was a 429: 0, 0 for
+-- none. One longer than any instance writes (longest) is not a gateway's: one set by hand would hold the fleet for good.
+local function held(key, me, longest, now)
+  if not isHash(key) then return 0, 0 end
+  local hold = redis.call('HMGET', key, 'by', 'until', 'rateLimited')
+  local untilMs = tonumber(hold[2])
+  if hold[1] == me or untilMs == nil or untilMs ~= untilMs then return 0, 0 end
+  local waitMs = untilMs - now
+  if waitMs <= 0 or waitMs > longest then return 0, 0 end
+  return math.ceil(waitMs), hold[3] == '1' and 1 or 0
+end
+
+-- Takes lock for id (SET NX PX): 'new'; finds it already this id's (a claim asked again after a late answer): 'mine';
+-- or held by another: false.
+local function lock(key, id, ms)
+  if redis.call('GET', key) == id then return 'mine' end
+  if redis.call('SET', key, id, 'NX', 'PX', ms) then return 'new' end
+  return false
+end
+`;
+
+function script(body: string): LuaScript {
+  const source = `${PRELUDE}\n${body}`;
   return { source, sha1: createHash('sha1').update(source).digest('hex') };
 }
 
-/** Deletes KEYS[1] only while it holds ARGV[1]: a lock released, or a token dropped, only by whoever knows its value. */
+/** Deletes KEYS[1] only while it holds ARGV[2] (ARGV[1] is the time): a lock released only by whoever holds it. */
 export const DELETE_IF_SCRIPT = script(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+if redis.call('GET', KEYS[1]) == ARGV[2] then return redis.call('DEL', KEYS[1]) end
 return 0`);
 
 /**
- * A token bucket in one atomic step, on Redis's clock (TIME), so that the
- * instances' clocks need not agree: ARGV burst, tokens per millisecond, count,
- * and how many must be left after (a reserve the caller may not take).
- * Answers {1, 0} when the count was taken, {0, ms until it could be}. The key
- * lives as long as a full refill takes, then reads as a full bucket anyway;
- * so does a stored count outside 0..burst, which every take would otherwise
- * keep alive.
+ * A token bucket in one atomic step. KEYS bucket; ARGV now, burst, tokens per
+ * millisecond, count, and how many must be left after (a reserve the caller
+ * may not take). Answers {1, 0} when the count was taken, {0, ms until it could be}.
  */
 export const BUCKET_SCRIPT = script(`
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local burst = tonumber(ARGV[1])
-local perMs = tonumber(ARGV[2])
-local count = tonumber(ARGV[3])
-local keep = tonumber(ARGV[4]) or 0
-local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
-local tokens = tonumber(state[1])
--- Only 0..burst is a count this script wrote: anything else (NaN too) reads as a full bucket, not one that never refills.
-if tokens == nil or tokens ~= tokens or tokens < 0 or tokens > burst then tokens = burst end
-local at = tonumber(state[2]) or now
-tokens = math.min(burst, tokens + math.max(0, now - at) * perMs)
-local allowed = 0
-local waitMs = 0
-if tokens - count >= keep then
-  tokens = tokens - count
-  allowed = 1
-else
-  waitMs = math.ceil((count + keep - tokens) / perMs)
-end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
-redis.call('PEXPIRE', KEYS[1], math.ceil(burst / perMs) + 1000)
+local allowed, waitMs = take(KEYS[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), clock(ARGV[1]))
 return {allowed, waitMs}`);
+
+/**
+ * Everything a window lookup reads and decides, in one round trip. KEYS
+ * window, its lock, the hold, the call budget; ARGV now, lock id, lock ms,
+ * fresh ms (the TTL), refresh ms (TTL plus stale-while-revalidate), longest
+ * value in bytes, this instance's id, longest hold ms, whether there is a
+ * budget ('1'), its burst, tokens per ms and background reserve.
+ *
+ * The window, a hash of its value `v` and fetch time `at` on this clock, is
+ * answered with its age. When it is missing or past its TTL, the caller
+ * claims the fetch: the lock, then, for the call it will make, the hold and
+ * one call from the budget (a background refresh, of a window still served,
+ * leaves the reserve); held back by either, the lock is let go at once. The
+ * same claim asked again (same lock id) after a late answer finds the lock
+ * its own and takes nothing twice.
+ * Answers {outcome, value or false, age or -1, ms to wait, rate limited}:
+ * `fresh`, `taken`, `held` (another holds the lock), `hold` or `budget`.
+ */
+export const CLAIM_WINDOW_SCRIPT = script(`
+local now = clock(ARGV[1])
+local value, age = false, -1
+if isHash(KEYS[1]) then
+  local length = redis.call('HSTRLEN', KEYS[1], 'v')
+  local at = tonumber(redis.call('HGET', KEYS[1], 'at'))
+  if length > 0 and length <= tonumber(ARGV[6]) and at ~= nil and at == at then
+    value = redis.call('HGET', KEYS[1], 'v')
+    age = math.max(0, now - at)
+  end
+end
+if value and age <= tonumber(ARGV[4]) then return {'fresh', value, age, 0, 0} end
+local locked = lock(KEYS[2], ARGV[2], ARGV[3])
+if not locked then return {'held', value, age, 0, 0} end
+-- Asked again after a late answer that took the lock: the hold and the budget admitted it then, and are not asked twice.
+if locked == 'mine' then return {'taken', value, age, 0, 0} end
+local waitMs, rateLimited = held(KEYS[3], ARGV[7], tonumber(ARGV[8]), now)
+if waitMs > 0 then
+  redis.call('DEL', KEYS[2])
+  return {'hold', value, age, waitMs, rateLimited}
+end
+if ARGV[9] == '1' then
+  local keep = 0
+  if value and age <= tonumber(ARGV[5]) then keep = tonumber(ARGV[12]) end
+  local allowed, budgetWaitMs = take(KEYS[4], tonumber(ARGV[10]), tonumber(ARGV[11]), 1, keep, now)
+  if allowed == 0 then
+    redis.call('DEL', KEYS[2])
+    return {'budget', value, age, budgetWaitMs, 0}
+  end
+end
+return {'taken', value, age, 0, 0}`);
+
+/**
+ * Stores a window fetched `age` ms ago (by the writer's own clock: a
+ * duration, which clocks agree on) for `keep` ms, and lets go of its lock if
+ * it is still this id's. KEYS window, lock; ARGV now, lock id (or ''), value,
+ * age ms, keep ms.
+ */
+export const PUBLISH_WINDOW_SCRIPT = script(`
+local now = clock(ARGV[1])
+local keep = tonumber(ARGV[5])
+if keep > 0 then
+  redis.call('DEL', KEYS[1])
+  redis.call('HSET', KEYS[1], 'v', ARGV[3], 'at', tostring(now - tonumber(ARGV[4])))
+  redis.call('PEXPIRE', KEYS[1], keep)
+end
+if ARGV[2] ~= '' and redis.call('GET', KEYS[2]) == ARGV[2] then redis.call('DEL', KEYS[2]) end
+return 1`);
+
+/**
+ * The fleet's token, or the claim on its renewal, in one round trip. KEYS
+ * token, lock, refused; ARGV now, lock id, lock ms, longest value in bytes,
+ * then the values not to take (refused by the upstream, or unusable).
+ * Answers {'refused'} during the refused-credentials cool-down, {'token',
+ * value, ms to its refresh point, ms to its expiry} while it needs no
+ * renewal, else {'taken'} with the lock or {'held'} without.
+ */
+export const CLAIM_TOKEN_SCRIPT = script(`
+local now = clock(ARGV[1])
+if redis.call('EXISTS', KEYS[3]) == 1 then return {'refused'} end
+if isHash(KEYS[1]) then
+  local length = redis.call('HSTRLEN', KEYS[1], 'value')
+  if length > 0 and length <= tonumber(ARGV[4]) then
+    local token = redis.call('HMGET', KEYS[1], 'value', 'refreshAt', 'expiresAt')
+    local refreshAt, expiresAt = tonumber(token[2]), tonumber(token[3])
+    local usable = refreshAt ~= nil and expiresAt ~= nil and now < refreshAt and refreshAt <= expiresAt
+    for i = 5, #ARGV do
+      if ARGV[i] == token[1] then usable = false end
+    end
+    if usable then return {'token', token[1], refreshAt - now, expiresAt - now} end
+  end
+end
+if lock(KEYS[2], ARGV[2], ARGV[3]) then return {'taken'} end
+return {'held'}`);
+
+/**
+ * Stores the token the upstream has just issued, to be renewed in
+ * `refreshIn` ms and gone in `expiresIn` ms, and lets go of the renewal lock
+ * if it is still this id's. KEYS token, lock; ARGV now, lock id (or ''),
+ * value, refresh in ms, expires in ms.
+ */
+export const PUBLISH_TOKEN_SCRIPT = script(`
+local now = clock(ARGV[1])
+local expiresIn = tonumber(ARGV[5])
+if expiresIn > 0 then
+  redis.call('DEL', KEYS[1])
+  redis.call('HSET', KEYS[1], 'value', ARGV[3], 'refreshAt', tostring(now + tonumber(ARGV[4])), 'expiresAt', tostring(now + expiresIn))
+  redis.call('PEXPIRE', KEYS[1], expiresIn)
+end
+if ARGV[2] ~= '' and redis.call('GET', KEYS[2]) == ARGV[2] then redis.call('DEL', KEYS[2]) end
+return 1`);
+
+/** Deletes the token KEYS[1] only while it is still ARGV[2] (compare-and-delete): a newer one is kept. */
+export const DROP_TOKEN_SCRIPT = script(`
+if isHash(KEYS[1]) and redis.call('HGET', KEYS[1], 'value') == ARGV[2] then return redis.call('DEL', KEYS[1]) end
+return 0`);
+
+/** Holds the other instances back: KEYS hold; ARGV now, this instance's id, ms, rate limited ('1'). */
+export const HOLD_SCRIPT = script(`
+local now = clock(ARGV[1])
+local ms = tonumber(ARGV[3])
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'by', ARGV[2], 'until', tostring(now + ms), 'rateLimited', ARGV[4])
+redis.call('PEXPIRE', KEYS[1], math.max(1, math.ceil(ms)))
+return 1`);
+
+/**
+ * The hold and the call budget for one upstream call no claim has admitted
+ * (a token call, a retry), in one round trip. KEYS hold, budget; ARGV now,
+ * this instance's id, longest hold ms, whether there is a budget ('1'), its
+ * burst, tokens per ms, and the reserve to leave. Answers {'ok'},
+ * {'hold', ms, rate limited} or {'budget', ms}.
+ */
+export const ADMIT_SCRIPT = script(`
+local now = clock(ARGV[1])
+local waitMs, rateLimited = held(KEYS[1], ARGV[2], tonumber(ARGV[3]), now)
+if waitMs > 0 then return {'hold', waitMs, rateLimited} end
+if ARGV[4] == '1' then
+  local allowed, budgetWaitMs = take(KEYS[2], tonumber(ARGV[5]), tonumber(ARGV[6]), 1, tonumber(ARGV[7]), now)
+  if allowed == 0 then return {'budget', budgetWaitMs} end
+end
+return {'ok'}`);
+
+/** Every script, loaded into Redis each time the connection is (re)established. */
+export const ALL_SCRIPTS: readonly LuaScript[] = [
+  DELETE_IF_SCRIPT,
+  BUCKET_SCRIPT,
+  CLAIM_WINDOW_SCRIPT,
+  PUBLISH_WINDOW_SCRIPT,
+  CLAIM_TOKEN_SCRIPT,
+  PUBLISH_TOKEN_SCRIPT,
+  DROP_TOKEN_SCRIPT,
+  HOLD_SCRIPT,
+  ADMIT_SCRIPT,
+];

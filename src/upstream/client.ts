@@ -2,7 +2,8 @@ import type { Tracer } from '@opentelemetry/api';
 import type { UpstreamStatus } from './observer.js';
 import type { Deadline } from './resilience/deadline.js';
 import { SearchCall, type SearchCallOptions } from './search-call.js';
-import { type CompanyLookup, type SearchCacheOptions, type SearchPage, type SearchPageRequest, SearchWindows } from './search-windows.js';
+import { type CompanyLookup, type SearchPage, type SearchPageRequest, SearchWindows } from './search-windows.js';
+import type { SearchCacheOptions } from './window-cache.js';
 
 export interface UpstreamClientOptions extends SearchCallOptions {
   cache: SearchCacheOptions;
@@ -21,16 +22,17 @@ export class UpstreamClient {
 
   constructor(options: UpstreamClientOptions) {
     this.#call = new SearchCall(options);
+    const fleet = this.#call.fleet;
     this.#windows = new SearchWindows({
       cache: options.cache,
       pageParam: options.pageParam,
       log: options.log,
       tracer: options.tracer,
-      shared: options.shared,
+      shared: options.shared && fleet && { store: options.shared, ...fleet },
       fetchTimeoutMs: options.callTimeoutMs,
       observer: options.observer,
       clock: options.clock,
-      fetchWindow: (request) => this.#call.fetchWindow(request),
+      fetchWindow: (request, admitted) => this.#call.fetchWindow(request, admitted),
     });
   }
 

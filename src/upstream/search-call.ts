@@ -4,7 +4,7 @@ import { type Clock, type Sleep, systemClock, systemSleep } from './resilience/c
 import { NO_UPSTREAM_OBSERVER, type UpstreamObserver, type UpstreamStatus } from './observer.js';
 import { retryDelay, type RetryPolicy } from './resilience/retry-policy.js';
 import type { SearchQuery } from './search-query.js';
-import type { SharedStore } from './shared-store.js';
+import type { CallAdmission, HeldBack, SharedStore } from './shared-store.js';
 import { readWindow, type WindowReading } from './window-reading.js';
 import { type TokenLifetime, TokenManager } from './token-manager.js';
 import type { ClientCredentials } from './token-request.js';
@@ -18,6 +18,12 @@ export const UPSTREAM_MAX_PAGE_SIZE = 50;
 
 /** What a search answered 401 reads as: the token it was sent with was refused. */
 const TOKEN_REFUSED = Symbol('token refused');
+
+/**
+ * Most tokens one search tries: its own, one another instance published (both may have been revoked, as by a
+ * restart of the upstream), then one the token endpoint issues for it. A search refusing that one too fails.
+ */
+const MAX_TOKENS_PER_SEARCH = 3;
 
 /** Window `index` (0-based, UPSTREAM_MAX_PAGE_SIZE results each) of the search for `query`. */
 export interface WindowRequest {
@@ -104,12 +110,12 @@ export class SearchCall {
    * as the next attempt can start before the deadline; the token is never
    * retried here.
    */
-  async fetchWindow(request: WindowRequest): Promise<SearchWindow> {
+  async fetchWindow(request: WindowRequest, admitted = false): Promise<SearchWindow> {
     const expiresAt = Date.now() + this.#options.callTimeoutMs;
     for (let retry = 0; ; retry++) {
-      const token = await this.#tokens.getToken();
       try {
-        return await this.#searchAuthorized(token, request, expiresAt);
+        // Only the first call was admitted by the fleet's claim; a retry asks again.
+        return await this.#searchAuthorized(request, expiresAt, admitted && retry === 0);
       } catch (error) {
         const delayMs = retry < this.#options.retry.retries ? retryDelay(error, retry, this.#options.retry) : undefined;
         if (delayMs === undefined || Date.now() + delayMs >= expiresAt) throw error;
@@ -121,6 +127,16 @@ export class SearchCall {
         await (this.#options.sleep ?? systemSleep)(delayMs);
       }
     }
+  }
+
+  /** What admits this instance's calls through the fleet's store (undefined alone), and the error of one it holds back. */
+  get fleet(): { admission: CallAdmission; heldBack: (decision: HeldBack, background: boolean) => Error } | undefined {
+    const admission = this.#http.admission;
+    if (admission === undefined) return undefined;
+    return {
+      admission,
+      heldBack: (decision, background) => this.#http.heldBack(decision, `GET ${SEARCH_ENDPOINT}`, background),
+    };
   }
 
   /** Gets a token now if none is held; rejects as a search would. */
@@ -136,26 +152,30 @@ export class SearchCall {
     return this.#http.close();
   }
 
-  /** A search with `token`; a 401 drops the token and tries once more with a new one. */
-  async #searchAuthorized(token: string, request: WindowRequest, expiresAt: number): Promise<SearchWindow> {
-    const window = await this.#searchWith(token, request, expiresAt);
-    if (window !== TOKEN_REFUSED) return window;
-    this.#tokens.invalidate(token);
-    const renewed = await this.#tokens.getToken();
-    const retried = await this.#searchWith(renewed, request, expiresAt);
-    if (retried === TOKEN_REFUSED) {
-      // A token refused right after it was issued means the credentials are no good for searching.
-      this.#tokens.invalidate(renewed);
-      throw this.#tokens.refuse(
-        new UpstreamAuthError(
-          `Company lookup service refused the service token on GET ${SEARCH_ENDPOINT} (401), and again after it was renewed`,
-        ),
-      );
+  /**
+   * A search with the current token. A 401 on a token this instance did not
+   * receive from the token endpoint since the search began (one read from the
+   * fleet's store, or an older one) drops it, here and from the store if it is
+   * still there, and tries again with a new one; a 401 on one it did is the
+   * upstream refusing what it has just issued: the search fails, and token
+   * requests back off. Only the token endpoint refuses the credentials.
+   */
+  async #searchAuthorized(request: WindowRequest, expiresAt: number, admitted: boolean): Promise<SearchWindow> {
+    const issuedBefore = this.#tokens.issued;
+    for (let attempt = 1; ; attempt++) {
+      const token = await this.#tokens.current();
+      const window = await this.#searchWith(token.value, request, expiresAt, admitted && attempt === 1);
+      if (window !== TOKEN_REFUSED) return window;
+      this.#tokens.invalidate(token.value);
+      const justIssued = token.issued !== undefined && token.issued > issuedBefore;
+      if (justIssued || attempt >= MAX_TOKENS_PER_SEARCH) {
+        const detail = `Company lookup service refused the service token on GET ${SEARCH_ENDPOINT} (401), ${justIssued ? 'one it had just issued' : `the ${attempt}th in a row`}`;
+        throw this.#tokens.newTokenRefused(new UpstreamAuthError(detail));
+      }
     }
-    return retried;
   }
 
-  #searchWith(token: string, request: WindowRequest, expiresAt: number): Promise<SearchWindow | typeof TOKEN_REFUSED> {
+  #searchWith(token: string, request: WindowRequest, expiresAt: number, admitted: boolean): Promise<SearchWindow | typeof TOKEN_REFUSED> {
     const { pageParam } = this.#options;
     const { query, index } = request;
     return this.#http.request(
@@ -170,6 +190,7 @@ export class SearchCall {
         },
         headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
         background: request.background,
+        admitted,
       },
       expiresAt,
       (response) => (response.status === 401 ? TOKEN_REFUSED : readWindow(response, `GET ${SEARCH_ENDPOINT}`, request, this.#reading)),

@@ -1,44 +1,15 @@
-import { type Span, SpanStatusCode, type Tracer } from '@opentelemetry/api';
-import { LRUCache } from 'lru-cache';
 import type { Company } from './company.js';
-import { UpstreamError, type UpstreamErrorCode, UpstreamRejectedQueryError } from '../errors/upstream-errors.js';
-import { reportFailure, type UpstreamLog } from './log.js';
-import { NO_UPSTREAM_OBSERVER, type UpstreamObserver } from './observer.js';
+import type { UpstreamErrorCode } from '../errors/upstream-errors.js';
 import { systemClock, type Clock } from './resilience/clock.js';
-import { type Deadline, waitWithin } from './resilience/deadline.js';
-import { SEARCH_ENDPOINT, UPSTREAM_MAX_PAGE_SIZE, type WindowRequest } from './search-call.js';
+import type { Deadline } from './resilience/deadline.js';
+import { UPSTREAM_MAX_PAGE_SIZE } from './search-call.js';
 import { normalizeSearchQuery, type SearchQuery } from './search-query.js';
-import type { SharedStore } from './shared-store.js';
-import { SharedWindows } from './shared-windows.js';
-import { type SearchWindow, windowEntryBytes, windowKey } from './window-size.js';
+import { WindowCache, type WindowCacheOptions, type WindowRead } from './window-cache.js';
+import type { SearchWindow } from './window-size.js';
 
-export interface SearchCacheOptions {
-  /** How long a window is fresh. */
-  ttlMs: number;
-  /** How long past its TTL a window is still served at once while it is fetched anew. */
-  staleWhileRevalidateMs: number;
-  /** How long past its TTL a window is still served when fetching it anew fails. */
-  staleIfErrorMs: number;
-  /** Upper bound of the cache, counted in bytes held: each window as read, its key and bookkeeping (see window-size.ts). */
-  maxBytes: number;
-}
-
-export interface SearchWindowsOptions {
-  cache: SearchCacheOptions;
+export interface SearchWindowsOptions extends WindowCacheOptions {
   /** Whether the upstream pages: without a page parameter, only the first window of each search can be paged through. */
   pageParam: string | undefined;
-  log: UpstreamLog;
-  /** Where tracing is on: each lookup of a window gets a span, the parent of the upstream calls it makes. */
-  tracer?: Tracer | undefined;
-  observer?: UpstreamObserver | undefined;
-  /** Judges the windows' age; the same clock stamps their `fetchedAt`. */
-  clock?: Clock | undefined;
-  /** Fetches one window from the upstream; one call at a time per window, shared by all who wait for it. */
-  fetchWindow: (request: WindowRequest) => Promise<SearchWindow>;
-  /** A fleet's store: a second cache level behind this one, and one fetch per window for the fleet. */
-  shared?: SharedStore | undefined;
-  /** How long one fetch may take; another instance waits for it at most this long. */
-  fetchTimeoutMs: number;
 }
 
 export interface SearchPageRequest {
@@ -87,74 +58,21 @@ export interface CompanyLookup {
   servedOnError: UpstreamErrorCode | undefined;
 }
 
-interface WindowRead {
-  window: SearchWindow;
-  failure?: UpstreamError;
-}
-
 /** A short window is the last one: the upstream has nothing after it. */
 function isFull(window: SearchWindow): boolean {
   return window.slots.length >= UPSTREAM_MAX_PAGE_SIZE;
 }
 
-/**
- * Search windows in an LRU cache keyed by normalized query and window, served
- * by their age (fresh, stale while revalidating, stale if the upstream fails),
- * and the pages and companies cut from them.
- */
+/** The pages and companies cut from the search windows the cache (window-cache.ts) holds. */
 export class SearchWindows {
-  readonly #windows: LRUCache<string, SearchWindow, WindowRequest>;
-  readonly #options: SearchWindowsOptions;
-  readonly #shared: SharedWindows | undefined;
-  /** How long past its fetch a window may be served at all. */
-  readonly #maxAgeMs: number;
-  readonly #observer: UpstreamObserver;
-  /** Keys being fetched now: a lookup that finds its key here joins that fetch rather than starting one. */
-  readonly #fetching = new Set<string>();
+  readonly #cache: WindowCache;
+  readonly #pageParam: string | undefined;
   readonly #clock: Clock;
 
   constructor(options: SearchWindowsOptions) {
-    this.#options = options;
-    this.#observer = options.observer ?? NO_UPSTREAM_OBSERVER;
+    this.#cache = new WindowCache(options);
+    this.#pageParam = options.pageParam;
     this.#clock = options.clock ?? systemClock;
-    const { ttlMs, staleWhileRevalidateMs, staleIfErrorMs, maxBytes } = options.cache;
-    this.#maxAgeMs = ttlMs + Math.max(staleWhileRevalidateMs, staleIfErrorMs);
-    this.#shared =
-      options.shared &&
-      new SharedWindows({
-        store: options.shared,
-        ttlMs,
-        maxAgeMs: this.#maxAgeMs,
-        pageSize: UPSTREAM_MAX_PAGE_SIZE,
-        fetchTimeoutMs: options.fetchTimeoutMs,
-        clock: this.#clock,
-      });
-    this.#windows = new LRUCache<string, SearchWindow, WindowRequest>({
-      maxSize: maxBytes,
-      sizeCalculation: windowEntryBytes,
-      // Freshness is judged by each window's age in #window; the cache only
-      // drops what can no longer be served at all.
-      ttl: this.#maxAgeMs,
-      // Reads the clock on every check. By default lru-cache reuses one reading for 1 ms through a timer set
-      // on access, and on a gateway answering one search at a time that timer wakes the event loop for nothing.
-      ttlResolution: 0,
-      // An injected clock drives the cache's own expiry too; otherwise lru-cache keeps its monotonic performance.now().
-      ...(options.clock ? { perf: { now: options.clock } } : {}),
-      // A failed refresh keeps the old window for stale-if-error.
-      noDeleteOnFetchRejection: true,
-      ignoreFetchAbort: true,
-      fetchMethod: (key, stale, { context, options: fetchOptions }) => {
-        this.#fetching.add(key);
-        return this.#fetch(key, stale, context, fetchOptions)
-          .catch((error: unknown) => {
-            // Every request waiting for this fetch gets its error; the log gets it once, here.
-            const background = stale !== undefined && fetchOptions.allowStale;
-            reportFailure(options.log, error, background ? 'Background refresh of a stale search failed' : 'Search failed');
-            throw error;
-          })
-          .finally(() => this.#fetching.delete(key));
-      },
-    });
   }
 
   /**
@@ -163,8 +81,8 @@ export class SearchWindows {
    * is ever asked upstream.
    */
   async searchPage(request: SearchPageRequest, deadline: Deadline): Promise<SearchPage> {
-    const head = await this.#window({ query: request.query, index: 0 }, deadline);
-    const reachable = this.#options.pageParam !== undefined && isFull(head.window) ? head.window.total : head.window.slots.length;
+    const head = await this.#cache.read({ query: request.query, index: 0 }, deadline);
+    const reachable = this.#pageParam !== undefined && isFull(head.window) ? head.window.total : head.window.slots.length;
     const page = await this.#cut(request, head, reachable, deadline);
     // Counted back from the end, the page was placed by how far the first window said the results reach; when a
     // short window shows they end sooner, it is placed again, once: the windows read stay cached, and an upstream
@@ -191,7 +109,7 @@ export class SearchWindows {
     const windows = end > start ? Math.ceil(end / UPSTREAM_MAX_PAGE_SIZE) - first : 0;
     const indexes = Array.from({ length: windows }, (_, i) => first + i);
     // The windows are fetched together, not one round trip after another.
-    const reads = await Promise.all(indexes.map((index) => (index === 0 ? head : this.#window({ query, index }, deadline))));
+    const reads = await Promise.all(indexes.map((index) => (index === 0 ? head : this.#cache.read({ query, index }, deadline))));
     for (const [i, read] of reads.entries()) {
       const index = indexes[i]!;
       const { window } = read;
@@ -217,9 +135,9 @@ export class SearchWindows {
       reachableCount: reachable,
       hasNextPage: end < reachable,
       hasPreviousPage: start > 0,
-      stale: this.#clock() > this.#freshUntil(oldest),
+      stale: this.#clock() > this.#cache.freshUntil(oldest),
       fetchedAt: new Date(oldest.fetchedAt),
-      freshUntil: this.#freshUntil(oldest),
+      freshUntil: this.#cache.freshUntil(oldest),
       servedOnError: failure?.code,
     };
   }
@@ -227,7 +145,7 @@ export class SearchWindows {
   /** The company with this exact number, found by searching for the number. */
   async findCompany(jurisdiction: string, companyNumber: string, deadline: Deadline): Promise<CompanyLookup> {
     const query = normalizeSearchQuery(companyNumber, jurisdiction);
-    const { window, failure } = await this.#window({ query, index: 0 }, deadline);
+    const { window, failure } = await this.#cache.read({ query, index: 0 }, deadline);
     const wanted = query.q.toUpperCase();
     const company = window.slots.find(
       (candidate) => candidate?.jurisdiction === query.jurisdiction && candidate.companyNumber.toUpperCase() === wanted,
@@ -235,110 +153,17 @@ export class SearchWindows {
     return {
       company: company ?? null,
       fetchedAt: new Date(window.fetchedAt),
-      freshUntil: this.#freshUntil(window),
+      freshUntil: this.#cache.freshUntil(window),
       servedOnError: failure?.code,
     };
   }
 
-  /** Bytes the cache holds now, as its bound counts them. */
+  /** Bytes the search cache holds now, as its bound counts them. */
   get bytes(): number {
-    return this.#windows.calculatedSize;
+    return this.#cache.bytes;
   }
 
   clear(): void {
-    this.#windows.clear();
-  }
-
-  /** Alone, the upstream's window; in a fleet, one fetch for the fleet, kept here only as long as its age allows. */
-  async #fetch(
-    key: string,
-    stale: SearchWindow | undefined,
-    request: WindowRequest,
-    fetchOptions: { ttl?: number },
-  ): Promise<SearchWindow> {
-    if (this.#shared === undefined) return this.#options.fetchWindow(request);
-    const window = await this.#shared.fetch(key, stale?.fetchedAt ?? Number.NEGATIVE_INFINITY, () => this.#options.fetchWindow(request));
-    fetchOptions.ttl = this.#remainingMs(window);
-    return window;
-  }
-
-  /** How much longer `window` may be served: a window another instance fetched is not as young as its arrival here. */
-  #remainingMs(window: SearchWindow): number {
-    return Math.max(1, this.#maxAgeMs - (this.#clock() - window.fetchedAt));
-  }
-
-  #freshUntil(window: SearchWindow): number {
-    return window.fetchedAt + this.#options.cache.ttlMs;
-  }
-
-  /**
-   * A window by its age: fresh, it is served; within stale-while-revalidate,
-   * it is served while one background fetch renews it; older, the caller waits
-   * for a fresh one, and gets the old one back (stale-if-error) when the
-   * upstream fails, times out or is held back by the circuit breaker.
-   */
-  #window(request: WindowRequest, deadline: Deadline): Promise<WindowRead> {
-    const { tracer } = this.#options;
-    if (tracer === undefined) return this.#lookUp(request, deadline, undefined);
-    // The window's index, never its key: the key holds the search terms.
-    return tracer.startActiveSpan('search cache lookup', { attributes: { 'cache.window': request.index } }, async (span) => {
-      try {
-        return await this.#lookUp(request, deadline, span);
-      } catch (error) {
-        // The upstream error's code, never a message: one may repeat the search terms.
-        span.setStatus({ code: SpanStatusCode.ERROR, ...(error instanceof UpstreamError ? { message: error.code } : {}) });
-        throw error;
-      } finally {
-        span.end();
-      }
-    });
-  }
-
-  /** The window as #window describes it; `span`, where tracing is on, records how the cache answered. */
-  async #lookUp(request: WindowRequest, deadline: Deadline, span: Span | undefined): Promise<WindowRead> {
-    const key = windowKey(request.query, request.index);
-    const { ttlMs, staleWhileRevalidateMs } = this.#options.cache;
-    let cached = this.#windows.get(key);
-    if (cached === undefined && this.#shared !== undefined) {
-      // Judged below by its fetch time, like any window here: fresh, stale while revalidating, or stale if the upstream fails.
-      cached = await this.#shared.read(key);
-      this.#observer.sharedWindowLookup(cached !== undefined);
-      if (cached !== undefined) this.#windows.set(key, cached, { ttl: this.#remainingMs(cached) });
-    }
-    const ageMs = cached ? this.#clock() - cached.fetchedAt : Number.POSITIVE_INFINITY;
-    if (cached && ageMs <= ttlMs) {
-      span?.setAttribute('cache.result', 'fresh');
-      this.#observer.windowLookup('fresh');
-      return { window: cached };
-    }
-    if (cached && ageMs <= ttlMs + staleWhileRevalidateMs) {
-      span?.setAttribute('cache.result', 'stale-while-revalidate');
-      this.#observer.windowLookup('stale_while_revalidate');
-      void this.#windows.fetch(key, { context: { ...request, background: true }, forceRefresh: true, allowStale: true });
-      return { window: cached };
-    }
-    span?.setAttribute('cache.result', 'miss');
-    const joined = this.#fetching.has(key);
-    try {
-      const window = await waitWithin(
-        () => this.#windows.fetch(key, { context: request, forceRefresh: true }),
-        deadline,
-        `GET ${SEARCH_ENDPOINT}`,
-      );
-      if (!window) throw new Error(`Search cache returned no window for ${SEARCH_ENDPOINT}`);
-      this.#observer.windowLookup(joined ? 'joined' : 'miss');
-      return { window };
-    } catch (error) {
-      // The cache itself drops a window past TTL + stale-if-error, so any window it still holds may stand in.
-      if (cached === undefined || !(error instanceof UpstreamError) || error instanceof UpstreamRejectedQueryError) {
-        this.#observer.windowLookup(joined ? 'joined' : 'miss');
-        throw error;
-      }
-      this.#observer.windowLookup('stale_if_error');
-      // Each failed call is logged where it fails; one line per stale answer would flood an outage's logs.
-      this.#options.log.debug({ code: error.code, ageMs }, 'Upstream failed; serving a stale search window');
-      span?.setAttributes({ 'cache.result': 'stale-if-error', 'error.type': error.code });
-      return { window: cached, failure: error };
-    }
+    this.#cache.clear();
   }
 }

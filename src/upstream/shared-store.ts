@@ -6,36 +6,101 @@
  * A shared store helps and is never needed: every method answers within the
  * store's own short deadline and never throws. A store that cannot answer
  * (down, hung, restarting) reads as empty, takes no lock and takes no tokens,
- * and the caller goes on as if it were alone.
+ * and the caller goes on as if it were alone. What is read and decided
+ * together is asked in one round trip: a window with the claim on its fetch,
+ * the hold and the call budget; a token with the claim on its renewal.
+ *
+ * Ages and waits are judged by the store's one clock, never by an
+ * instance's: what an instance writes carries durations (how old, how long),
+ * which clocks agree on.
  */
 export interface SharedStore {
-  /** The value at `key`; undefined when there is none or the store cannot answer. */
-  get(key: string): Promise<string | undefined>;
-  /** Sets `key` for `ttlMs`; a store that cannot answer forgets it. */
-  set(key: string, value: string, ttlMs: number): Promise<void>;
-  /** Deletes `key` only while it still holds `value` (compare-and-delete). */
-  deleteIf(key: string, value: string): Promise<void>;
-  /** Takes the lock `key` for `ttlMs` (SET NX PX). */
-  lock(key: string, ttlMs: number): Promise<LockAttempt>;
-  /** Releases a lock taken with `lock`, only if it is still this one; tried even while the store is taken to be away, so no one waits on it. */
-  unlock(lock: HeldLock): Promise<void>;
-  /** Whether the lock `key` is held now; undefined when the store cannot answer (nobody can be waited for). */
-  locked(key: string): Promise<boolean | undefined>;
-  /** Takes `count` tokens from the bucket `key`, all or none and only if `keep` are left after, on the store's own clock. */
+  /** A window with its age, and when it is not fresh, the claim on its fetch. */
+  claimWindow(claim: WindowClaimRequest): Promise<WindowClaim>;
+  /** Stores a window for `keepMs`, `ageMs` old, and releases `lockId`'s lock on it if it still holds it. */
+  publishWindow(key: string, value: string, ageMs: number, keepMs: number, lockId: string | undefined): Promise<void>;
+  /** The fleet's token while it needs no renewal, or the claim on its renewal. */
+  claimToken(claim: TokenClaimRequest): Promise<TokenClaim>;
+  /** Stores a token the upstream has just issued, and releases `lockId`'s renewal lock if it still holds it. */
+  publishToken(token: StoredToken, lockId: string | undefined): Promise<void>;
+  /** Deletes the fleet's token only while it is still `value` (compare-and-delete): a newer one is kept. */
+  dropToken(value: string): Promise<void>;
+  /** Holds every instance back from offering refused credentials for `cooldownMs`. */
+  refuseCredentials(cooldownMs: number): Promise<void>;
+  /** Releases the lock on window `key` if `lockId` still holds it; tried even while the store is taken to be away, so no one waits on it. */
+  releaseWindow(key: string, lockId: string): Promise<void>;
+  /** Releases the token's renewal lock if `lockId` still holds it; tried even while the store is taken to be away. */
+  releaseToken(lockId: string): Promise<void>;
+  /** Holds the other instances' upstream calls back for `ms`. */
+  hold(by: string, ms: number, rateLimited: boolean): Promise<void>;
+  /** The hold and the call budget for one upstream call no claim admitted; undefined when the store cannot answer. */
+  admit(admission: CallAdmission): Promise<AdmissionDecision | undefined>;
+  /** Takes `count` tokens from the bucket `key`, all or none and only if `keep` are left after. */
   take(key: string, bucket: BucketShape, count: number, keep?: number): Promise<BucketDecision | undefined>;
 }
 
-export type LockAttempt =
-  | { outcome: 'taken'; lock: HeldLock }
-  /** Another instance holds it. */
+/** What decides whether an instance may call the upstream: the others' holds, and the fleet's call budget. */
+export interface CallAdmission {
+  /** The instance asking: its own holds do not hold it back (it keeps to its own breaker). */
+  holder: string;
+  /** The longest hold any instance writes: a longer one is not a gateway's, and is ignored. */
+  longestHoldMs: number;
+  /** The fleet's call budget, if there is one, and how much of it a background refresh must leave. */
+  budget?: { key: string; shape: BucketShape; reserve: number } | undefined;
+  /** A background refresh: it leaves the budget's reserve. */
+  background?: boolean | undefined;
+}
+
+export interface WindowClaimRequest {
+  key: string;
+  /** Identifies this claim's lock: asked again with the same id, a lock a late answer took is found to be this claim's. */
+  lockId: string;
+  lockMs: number;
+  /** The TTL: a window this old or younger is fresh and claims nothing. */
+  freshMs: number;
+  /** TTL plus stale-while-revalidate: a fetch for a window younger than this is a background refresh. */
+  refreshMs: number;
+  admission: CallAdmission;
+}
+
+/** How a claim went, whatever it claimed. */
+export type ClaimOutcome =
+  /** This claim holds the lock; for a window, the hold and the budget admitted its first call. */
+  | { outcome: 'taken' }
+  /** Another instance holds the lock. */
   | { outcome: 'held' }
-  /** The store could not answer: nobody can be waited for. */
+  /** No answer in time: whether the lock was taken is unknown, and asking again with the same id tells. */
+  | { outcome: 'missed' }
+  /** The store is taken to be away: nobody can be waited for. */
   | { outcome: 'unavailable' };
 
-export interface HeldLock {
-  key: string;
-  id: string;
+export type HeldBack = { outcome: 'held back'; reason: 'rate_limited' | 'circuit_open' | 'budget_spent'; waitMs: number };
+
+/** A window as stored, its age on the store's clock. */
+export interface StoredWindow {
+  value: string;
+  ageMs: number;
 }
+
+export type WindowClaim = ({ outcome: 'fresh' } | ClaimOutcome | HeldBack) & { stored: StoredWindow | undefined };
+
+export interface TokenClaimRequest {
+  lockId: string;
+  lockMs: number;
+  /** Tokens not to take: refused by the upstream, or not usable here. */
+  skip: readonly string[];
+}
+
+/** A token as stored: how long until it needs renewal, and until it expires. */
+export interface StoredToken {
+  value: string;
+  refreshInMs: number;
+  expiresInMs: number;
+}
+
+export type TokenClaim = { outcome: 'token'; token: StoredToken } | { outcome: 'refused' } | ClaimOutcome;
+
+export type AdmissionDecision = { outcome: 'allowed' } | HeldBack;
 
 /** A token bucket: `burst` tokens at most, refilled at `perMinute`. */
 export interface BucketShape {

@@ -1,35 +1,39 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Clock } from './resilience/clock.js';
-import type { HeldLock, SharedStore } from './shared-store.js';
+import type { SharedStore } from './shared-store.js';
 import { isSendableToken } from './token-response.js';
 
-/** The fleet's service token, as kept in the shared store: `raw` is the stored text, for a compare-and-delete. */
+/** The service token: when to renew it and when it expires, by this instance's clock. */
 export interface ServiceToken {
   value: string;
   refreshAt: number;
   expiresAt: number;
-  raw?: string | undefined;
+  /**
+   * Set on a token this instance received from the token endpoint itself: the how-many-th. A search refusing such a
+   * token received since it began is the upstream refusing what it has just issued; one read from the store, or an
+   * older one, may simply have been revoked.
+   */
+  issued?: number | undefined;
 }
 
-const TOKEN_KEY = 'token';
-const LOCK_KEY = 'token:lock';
-const REFUSED_KEY = 'token:refused';
-/** How often an instance waiting for another's renewal looks for its token. */
+/** How often an instance waiting for another's renewal asks again. */
 export const TOKEN_POLL_MS = 10;
 
-/** What an instance that asked for the renewal lock learnt. */
-export type Renewal =
-  /** It holds the lock: it asks the upstream, publishes the token and releases the lock. */
-  | { outcome: 'mine'; lock: HeldLock }
-  /** Another instance renewed meanwhile: its token. */
-  | { outcome: 'renewed'; token: ServiceToken }
-  /** Nobody could be waited for (store away, or the holder gave up): the instance asks the upstream itself. */
-  | { outcome: 'alone' };
+/** What an instance that needs a token learnt from the fleet. */
+export type Obtained =
+  /** The fleet's token, needing no renewal yet. */
+  | { outcome: 'token'; token: ServiceToken }
+  /** Another instance saw the credentials refused within the cool-down. */
+  | { outcome: 'refused' }
+  /** This instance renews: it holds the lock (`mine`), or nobody could be waited for (`alone`); it publishes with `lockId`. */
+  | { outcome: 'mine' | 'alone'; lockId: string };
 
 /**
  * The service token shared by a fleet: one instance renews it under a lock,
  * the others wait for its token (within their own deadline) instead of asking
- * the upstream. The refused-credentials cool-down is shared too.
+ * the upstream. The refused-credentials cool-down is shared too. Each ask is
+ * one round trip (SharedStore.claimToken), judged on the store's clock.
  */
 export class SharedToken {
   readonly #store: SharedStore;
@@ -40,85 +44,60 @@ export class SharedToken {
     this.#clock = clock;
   }
 
-  /** The fleet's token if it is usable now and none of `refused`; undefined otherwise, or when the store cannot answer. */
-  async current(refused: readonly string[]): Promise<ServiceToken | undefined> {
-    const raw = await this.#store.get(TOKEN_KEY);
-    const token = raw === undefined ? undefined : parseToken(raw);
-    if (token === undefined || refused.includes(token.value) || this.#clock() >= token.expiresAt) return undefined;
-    return token;
-  }
-
   /**
-   * Takes the renewal lock, or waits until its holder has published a token
-   * that needs no renewal yet, its lock has gone, or `waitUntil` (real time).
+   * The fleet's token if it needs no renewal and is none of `skip`, or this
+   * instance's turn to renew it. While another holds the lock (or an answer is
+   * late: no outage), asks again until `waitUntil` (real time), then renews alone.
    */
-  async renew(refused: readonly string[], lockMs: number, waitUntil: number): Promise<Renewal> {
-    const attempt = await this.#store.lock(LOCK_KEY, lockMs);
-    if (attempt.outcome === 'taken') {
-      // Another instance may have published between the caller's read and this lock.
-      const token = await this.current(refused);
-      if (token !== undefined && this.#clock() < token.refreshAt) {
-        await this.#store.unlock(attempt.lock);
-        return { outcome: 'renewed', token };
+  async obtain(skip: readonly string[], lockMs: number, waitUntil: number): Promise<Obtained> {
+    const lockId = randomUUID();
+    let skipped = skip;
+    for (;;) {
+      const claim = await this.#store.claimToken({ lockId, lockMs, skip: skipped });
+      switch (claim.outcome) {
+        case 'token': {
+          const { value, refreshInMs, expiresInMs } = claim.token;
+          // Held to what is taken from the upstream: a value that cannot be sent fails every search before any 401
+          // could drop it. Asked again without it, the claim takes the lock, and the renewal replaces it.
+          if (!isSendableToken(value)) {
+            skipped = [...skipped, value];
+            continue;
+          }
+          const now = this.#clock();
+          return { outcome: 'token', token: { value, refreshAt: now + refreshInMs, expiresAt: now + expiresInMs } };
+        }
+        case 'refused':
+          return claim;
+        case 'taken':
+          return { outcome: 'mine', lockId };
+        case 'unavailable':
+          return { outcome: 'alone', lockId };
+        case 'held':
+        case 'missed':
+          if (Date.now() >= waitUntil) return { outcome: 'alone', lockId };
+          await pause(TOKEN_POLL_MS);
       }
-      return { outcome: 'mine', lock: attempt.lock };
     }
-    if (attempt.outcome === 'unavailable') return { outcome: 'alone' };
-    while (Date.now() < waitUntil) {
-      await pause(TOKEN_POLL_MS);
-      const token = await this.current(refused);
-      if (token !== undefined && this.#clock() < token.refreshAt) return { outcome: 'renewed', token };
-      if ((await this.#store.locked(LOCK_KEY)) !== true) {
-        // Released, expired or unreadable: whatever the holder published was read just before.
-        const last = await this.current(refused);
-        return last !== undefined && this.#clock() < last.refreshAt ? { outcome: 'renewed', token: last } : { outcome: 'alone' };
-      }
-    }
-    return { outcome: 'alone' };
   }
 
-  /** Publishes a token the upstream has just issued, for as long as it lives, and releases the lock if this instance held it. */
-  async publish(token: ServiceToken, lock: HeldLock | undefined): Promise<ServiceToken> {
-    const raw = JSON.stringify({ value: token.value, refreshAt: token.refreshAt, expiresAt: token.expiresAt });
-    const ttlMs = token.expiresAt - this.#clock();
-    if (ttlMs > 0) await this.#store.set(TOKEN_KEY, raw, ttlMs);
-    if (lock !== undefined) await this.#store.unlock(lock);
-    return { ...token, raw };
+  /** Publishes a token the upstream has just issued, for as long as it lives, releasing `lockId`'s lock. */
+  async publish(token: ServiceToken, lockId: string): Promise<void> {
+    const now = this.#clock();
+    await this.#store.publishToken({ value: token.value, refreshInMs: token.refreshAt - now, expiresInMs: token.expiresAt - now }, lockId);
   }
 
   /** Releases the lock after a failed renewal, so the others stop waiting for it. */
-  async abandon(lock: HeldLock): Promise<void> {
-    await this.#store.unlock(lock);
+  async abandon(lockId: string): Promise<void> {
+    await this.#store.releaseToken(lockId);
   }
 
   /** Drops the fleet's token after the upstream refused it, only if it is still that one (an instance may have renewed it already). */
-  async drop(token: ServiceToken): Promise<void> {
-    if (token.raw !== undefined) await this.#store.deleteIf(TOKEN_KEY, token.raw);
+  async drop(value: string): Promise<void> {
+    await this.#store.dropToken(value);
   }
 
   /** Holds every instance back from offering refused credentials again for `cooldownMs`. */
   async refuse(cooldownMs: number): Promise<void> {
-    if (cooldownMs > 0) await this.#store.set(REFUSED_KEY, '1', cooldownMs);
+    await this.#store.refuseCredentials(cooldownMs);
   }
-
-  /** Whether another instance saw the credentials refused within the cool-down. */
-  async refused(): Promise<boolean> {
-    return (await this.#store.get(REFUSED_KEY)) !== undefined;
-  }
-}
-
-/** A stored token read like an upstream answer: anything but the expected shape is no token. */
-function parseToken(raw: string): ServiceToken | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
-  if (typeof parsed !== 'object' || parsed === null) return undefined;
-  const { value, refreshAt, expiresAt } = parsed as Record<string, unknown>;
-  // Held to what is taken from the upstream: a value that cannot be sent fails every search before any 401 could drop it.
-  if (typeof value !== 'string' || !isSendableToken(value)) return undefined;
-  if (!Number.isFinite(refreshAt) || !Number.isFinite(expiresAt)) return undefined;
-  return { value, refreshAt: refreshAt as number, expiresAt: expiresAt as number, raw };
 }

@@ -1,31 +1,52 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Clock } from './resilience/clock.js';
-import type { SharedStore } from './shared-store.js';
+import type { CallAdmission, HeldBack, SharedStore, StoredWindow, WindowClaim } from './shared-store.js';
 import { decodeWindow, encodeWindow } from './window-codec.js';
 import type { SearchWindow } from './window-size.js';
 
-/** How often an instance waiting for another's fetch of a window looks whether it is done. */
+/** How often an instance waiting for another's fetch of a window asks again. */
 export const WINDOW_POLL_MS = 5;
 
 export interface SharedWindowsOptions {
   store: SharedStore;
-  /** How long a window is fresh, and how long past that any instance may still serve it. */
+  /** How long a window is fresh; with stale-while-revalidate, how long its fetch is a background refresh; how long any instance may serve it. */
   ttlMs: number;
+  refreshMs: number;
   maxAgeMs: number;
   pageSize: number;
   /** How long one fetch may take: the lock's lifetime, and the longest another instance waits for it. */
   fetchTimeoutMs: number;
-  /** Judges a window's age, as the in-process cache does; waits for another instance are in real time. */
+  /** This instance's clock: a window read from the store is given to it as fetched its age (on the store's clock) ago. */
   clock: Clock;
+  /** What admits this instance's calls to the upstream: the fleet's holds and call budget. */
+  admission: CallAdmission;
+  /** The error a call held back by the fleet (another's hold, the spent budget) fails with. */
+  heldBack: (decision: HeldBack, background: boolean) => Error;
+}
+
+/** What the store answered for a window: the window, if it holds one still served, and unless it was fresh, the claim on its fetch. */
+export interface SharedLookup {
+  window: SearchWindow | undefined;
+  claim: WindowFetchClaim | undefined;
+}
+
+/** A claim made on a window's fetch, handed on to `fetch` so that it costs no second round trip. */
+export interface WindowFetchClaim {
+  lockId: string;
+  answer: WindowClaim;
 }
 
 /**
  * Search windows as a second cache level shared by a fleet, and one upstream
- * fetch per window for the whole fleet: the first instance to need a window
- * takes its lock and fetches it; the others wait for it and read it from the
- * store, and call the upstream themselves only when the lock is gone without
- * a window or the store cannot answer.
+ * fetch per window for the whole fleet. One round trip reads the window and,
+ * when it is not fresh, claims its fetch (the lock, the others' holds and the
+ * call budget, see SharedStore.claimWindow); the instance that takes the lock
+ * calls the upstream and publishes the window, releasing the lock, in one
+ * more. The others ask again until the window is there, and call the upstream
+ * themselves only when the lock is gone without a window, their wait is over
+ * or the store is away. Ages are the store's: an instance whose clock runs
+ * ahead or behind makes no window fresher or older for the others.
  */
 export class SharedWindows {
   readonly #options: SharedWindowsOptions;
@@ -34,66 +55,107 @@ export class SharedWindows {
     this.#options = options;
   }
 
-  /**
-   * The fleet's window for `key` while any instance may still serve it; undefined otherwise. One stamped later
-   * than this instance's clock (its writer's clock runs ahead, or the value is not one a gateway wrote) is taken
-   * as fetched now: judged by its stamp, it would stay fresh here, and in the in-process cache, past its age.
-   */
-  async read(key: string): Promise<SearchWindow | undefined> {
-    const raw = await this.#options.store.get(storeKey(key));
-    const window = raw === undefined ? undefined : decodeWindow(raw, key, this.#options.pageSize);
-    if (window === undefined) return undefined;
-    const now = this.#options.clock();
-    if (window.fetchedAt > now) return { ...window, fetchedAt: now };
-    return now - window.fetchedAt <= this.#options.maxAgeMs ? window : undefined;
+  /** One round trip: the fleet's window for `key`, if it may still be served, and the claim on its fetch unless it is fresh. */
+  async lookup(key: string): Promise<SharedLookup> {
+    const lockId = randomUUID();
+    const answer = await this.#claim(key, lockId);
+    const window = this.#decode(key, answer.stored);
+    if (answer.outcome === 'fresh' && window !== undefined) return { window, claim: undefined };
+    return { window, claim: { lockId, answer } };
   }
 
   /**
-   * A fresh window for `key`, newer than `newerThan` (epoch ms of the window
-   * the caller holds): one another instance fetched, or one `fetchUpstream`
-   * fetches under the fleet's lock and publishes.
+   * A fresh window for `key`: one another instance fetched, or one
+   * `fetchUpstream` fetches under the fleet's lock and publishes. `claim` is
+   * the answer of an earlier lookup, used rather than asked again.
+   * `fetchUpstream` is told whether the claim has admitted its first call.
    */
-  async fetch(key: string, newerThan: number, fetchUpstream: () => Promise<SearchWindow>): Promise<SearchWindow> {
-    const usable = (window: SearchWindow | undefined) =>
-      window !== undefined && window.fetchedAt > newerThan && this.#options.clock() - window.fetchedAt <= this.#options.ttlMs
-        ? window
-        : undefined;
-    const known = usable(await this.read(key));
-    if (known) return known;
-    const { store, fetchTimeoutMs } = this.#options;
-    const attempt = await store.lock(lockKey(key), fetchTimeoutMs);
-    if (attempt.outcome === 'taken') {
-      try {
-        // Another instance may have published between the read and the lock.
-        return usable(await this.read(key)) ?? (await this.#fetchAndPublish(key, fetchUpstream));
-      } finally {
-        await store.unlock(attempt.lock);
+  async fetch(
+    key: string,
+    claim: WindowFetchClaim | undefined,
+    fetchUpstream: (admitted: boolean) => Promise<SearchWindow>,
+    background: boolean,
+  ): Promise<SearchWindow> {
+    const lockId = claim?.lockId ?? randomUUID();
+    let answer = claim?.answer;
+    // Half the fetch's time at most: a holder that died leaves its lock until it expires, and the waiter must
+    // still have time to call the upstream itself within its callers' deadlines.
+    const waitUntil = Date.now() + this.#options.fetchTimeoutMs / 2;
+    for (;;) {
+      answer ??= await this.#claim(key, lockId);
+      switch (answer.outcome) {
+        case 'fresh': {
+          const window = this.#decode(key, answer.stored);
+          // A fresh value that does not read as a window is fetched anew, and replaced.
+          return window ?? this.#fetchAndPublish(key, undefined, fetchUpstream, false);
+        }
+        case 'taken':
+          return this.#fetchAndPublish(key, lockId, fetchUpstream, true);
+        case 'held back':
+          throw this.#options.heldBack(answer, background);
+        case 'unavailable':
+          // A lock an earlier, late claim took is still this one's, and released with the publish.
+          return this.#fetchAndPublish(key, lockId, fetchUpstream, false);
+        case 'held':
+        case 'missed':
+          // A late answer is no outage: asked again (with the same id, so a lock it took is found to be this one's).
+          if (Date.now() >= waitUntil) return this.#fetchAndPublish(key, lockId, fetchUpstream, false);
+          await pause(WINDOW_POLL_MS);
+          answer = undefined;
       }
     }
-    if (attempt.outcome === 'held') {
-      // Half the fetch's time at most: a holder that died leaves its lock until it expires, and the waiter must
-      // still have time to call the upstream itself within its callers' deadlines.
-      const waitUntil = Date.now() + fetchTimeoutMs / 2;
-      while (Date.now() < waitUntil && (await store.locked(lockKey(key))) === true) await pause(WINDOW_POLL_MS);
-      const fetched = usable(await this.read(key));
-      if (fetched) return fetched;
-    }
-    return this.#fetchAndPublish(key, fetchUpstream);
   }
 
-  async #fetchAndPublish(key: string, fetchUpstream: () => Promise<SearchWindow>): Promise<SearchWindow> {
-    const window = await fetchUpstream();
-    const ttlMs = this.#options.maxAgeMs - (this.#options.clock() - window.fetchedAt);
-    if (ttlMs > 0) await this.#options.store.set(storeKey(key), encodeWindow(key, window), ttlMs);
+  /** Lets go of a claim that will not be used: the lock it took, if it took one. */
+  async abandon(key: string, claim: WindowFetchClaim): Promise<void> {
+    if (claim.answer.outcome === 'taken' || claim.answer.outcome === 'missed')
+      await this.#options.store.releaseWindow(storeKey(key), claim.lockId);
+  }
+
+  #claim(key: string, lockId: string): Promise<WindowClaim> {
+    const { ttlMs, refreshMs, fetchTimeoutMs, admission } = this.#options;
+    return this.#options.store.claimWindow({
+      key: storeKey(key),
+      lockId,
+      lockMs: fetchTimeoutMs,
+      freshMs: ttlMs,
+      refreshMs,
+      admission,
+    });
+  }
+
+  /** The window stored for `key`, fetched its age ago by this instance's clock; undefined if it does not read as one, or is too old. */
+  #decode(key: string, stored: StoredWindow | undefined): SearchWindow | undefined {
+    if (stored === undefined || stored.ageMs > this.#options.maxAgeMs) return undefined;
+    const window = decodeWindow(stored.value, key, this.#options.pageSize);
+    return window && { ...window, fetchedAt: this.#options.clock() - stored.ageMs };
+  }
+
+  /**
+   * The upstream's window, published for the others once the caller has it (the publish releases the lock); on
+   * failure the lock is released, so nobody waits for it.
+   */
+  async #fetchAndPublish(
+    key: string,
+    lockId: string | undefined,
+    fetchUpstream: (admitted: boolean) => Promise<SearchWindow>,
+    admitted: boolean,
+  ): Promise<SearchWindow> {
+    const { store, clock, maxAgeMs } = this.#options;
+    let window: SearchWindow;
+    try {
+      window = await fetchUpstream(admitted);
+    } catch (error) {
+      if (lockId !== undefined) void store.releaseWindow(storeKey(key), lockId);
+      throw error;
+    }
+    const ageMs = Math.max(0, clock() - window.fetchedAt);
+    void store.publishWindow(storeKey(key), encodeWindow(key, window), ageMs, maxAgeMs - ageMs, lockId);
     return window;
   }
 }
 
 /** Keys of bounded length whatever the query: a digest of the cache key. */
-function storeKey(key: string): string {
+export function storeKey(key: string): string {
   return `w:${createHash('sha256').update(key).digest('base64url')}`;
-}
-
-function lockKey(key: string): string {
-  return `${storeKey(key)}:lock`;
 }

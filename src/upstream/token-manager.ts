@@ -19,8 +19,14 @@ export const TOKEN_BACKOFF_BASE_MS = 1_000;
 /** ... up to this: a failing token endpoint is asked a few times a minute, never once per search. */
 export const TOKEN_BACKOFF_MAX_MS = 30_000;
 const RECENT_TOKENS_KEPT = 3;
-/** Refusals that came from the fleet's shared cool-down: not shared again. */
+/** Refusals of the client credentials: by the token endpoint itself, or another instance's (the fleet's cool-down, not shared again). */
+const endpointRefusals = new WeakSet<UpstreamAuthError>();
 const fleetRefusals = new WeakSet<UpstreamAuthError>();
+
+/** Whether `error` is the credentials refused (the token endpoint's 400 or 401), here or in the fleet: the cool-down holds. */
+function refusesCredentials(error: unknown): boolean {
+  return error instanceof UpstreamAuthError && (endpointRefusals.has(error) || fleetRefusals.has(error));
+}
 
 /** How long a token is used, whatever `expires_in` says: the upstream does not decide how often the gateway asks. */
 export interface TokenLifetime {
@@ -63,6 +69,8 @@ export class TokenManager {
   #pending: Promise<ServiceToken> | undefined;
   /** Whether the token was dropped after a search was answered 401 with it. */
   #dropped = false;
+  /** How many tokens this instance has received from the token endpoint itself. */
+  #issued = 0;
   /** The last failure to get a token, until a token is had again: what a probe reports. */
   #lastFailure: unknown;
   /** The last few tokens issued: one may still be in flight after a renewal. */
@@ -86,13 +94,23 @@ export class TokenManager {
    * that needs a new token gets the failure that started it, at once.
    */
   async getToken(): Promise<string> {
+    return (await this.current()).value;
+  }
+
+  /** The current token as getToken() gives it, with where it came from (see ServiceToken.issued). */
+  async current(): Promise<ServiceToken> {
     const token = this.#token;
     const now = this.#clock();
     if (token && now < token.expiresAt) {
       if (now >= token.refreshAt) this.#renewEarly();
-      return token.value;
+      return token;
     }
-    return (await this.#renew(token ? 'expired' : this.#dropped ? 'refused' : 'initial')).value;
+    return this.#renew(token ? 'expired' : this.#dropped ? 'refused' : 'initial');
+  }
+
+  /** How many tokens this instance has received from the token endpoint so far: a token whose `issued` is above it came later. */
+  get issued(): number {
+    return this.#issued;
   }
 
   /** What a probe reports of the token, by the clock: whether one is held, and why not. */
@@ -100,17 +118,18 @@ export class TokenManager {
     const token = this.#token;
     const expiresAt = token?.expiresAt;
     if (token && this.#clock() < token.expiresAt) return { state: 'valid', expiresAt };
-    if (this.#lastFailure !== undefined)
-      return { state: this.#lastFailure instanceof UpstreamAuthError ? 'refused' : 'failing', expiresAt };
+    if (this.#lastFailure !== undefined) return { state: refusesCredentials(this.#lastFailure) ? 'refused' : 'failing', expiresAt };
     return { state: token ? 'expired' : 'none', expiresAt };
   }
 
   /**
-   * Holds token requests back for the cool-down after the upstream refused
-   * the credentials, or a token it had just issued: until it ends, every
-   * caller gets `error` at once.
+   * Holds token requests back after a search refused a token the endpoint had
+   * just issued: not a refusal of the credentials (only the token endpoint
+   * can refuse those, and only that starts the cool-down), but a failure like
+   * any other, backed off so that no search costs a token call; until the
+   * backoff ends, every caller that needs a token gets `error` at once.
    */
-  refuse(error: UpstreamAuthError): UpstreamAuthError {
+  newTokenRefused(error: UpstreamAuthError): UpstreamAuthError {
     this.#fail(error);
     return error;
   }
@@ -123,14 +142,13 @@ export class TokenManager {
     );
   }
 
-  /** Forgets `token` after the upstream refused it, here and in the fleet's store; a newer token is kept. */
+  /** Forgets `token` after the upstream refused it, here and in the fleet's store while it is still there; a newer token is kept. */
   invalidate(token: string): void {
     if (!this.#refusedTokens.includes(token)) remember(this.#refusedTokens, token);
-    const current = this.#token;
-    if (current?.value !== token) return;
+    if (this.#shared) void this.#shared.drop(token);
+    if (this.#token?.value !== token) return;
     this.#token = undefined;
     this.#dropped = true;
-    if (this.#shared) void this.#shared.drop(current);
   }
 
   /**
@@ -166,7 +184,7 @@ export class TokenManager {
         return token;
       })
       .catch((error: unknown) => {
-        observer.tokenRenewal(trigger, error instanceof UpstreamAuthError ? 'credentials_refused' : 'failure');
+        observer.tokenRenewal(trigger, refusesCredentials(error) ? 'credentials_refused' : 'failure');
         this.#fail(error);
         throw error;
       })
@@ -181,26 +199,25 @@ export class TokenManager {
   async #obtain(): Promise<ServiceToken> {
     const shared = this.#shared;
     if (shared === undefined) return this.#requestToken();
-    const fleet = await shared.current(this.#refusedTokens);
-    if (fleet !== undefined && this.#clock() < fleet.refreshAt) return fleet;
-    if (await shared.refused()) {
+    const { callTimeoutMs } = this.#options;
+    // Half the call's time at most, as for windows: then there is still time to ask the upstream itself.
+    const obtained = await shared.obtain(this.#refusedTokens, callTimeoutMs, Date.now() + callTimeoutMs / 2);
+    if (obtained.outcome === 'token') return obtained.token;
+    if (obtained.outcome === 'refused') {
       const error = new UpstreamAuthError('Company lookup service refused the client credentials to another instance of the gateway');
       fleetRefusals.add(error);
       throw error;
     }
-    const { callTimeoutMs } = this.#options;
-    // Half the call's time at most, as for windows: then there is still time to ask the upstream itself.
-    const renewal = await shared.renew(this.#refusedTokens, callTimeoutMs, Date.now() + callTimeoutMs / 2);
-    if (renewal.outcome === 'renewed') return renewal.token;
-    const lock = renewal.outcome === 'mine' ? renewal.lock : undefined;
     let token: ServiceToken;
     try {
       token = await this.#requestToken();
     } catch (error) {
-      if (lock !== undefined) void shared.abandon(lock);
+      void shared.abandon(obtained.lockId);
       throw error;
     }
-    return shared.publish(token, lock);
+    // The others waiting for it ask again until it is there; this instance has it now.
+    void shared.publish(token, obtained.lockId);
+    return token;
   }
 
   /** One failure, of whatever kind: held back and logged once, however many callers were waiting for it. */
@@ -208,9 +225,18 @@ export class TokenManager {
     const waitMs = this.#backoff.fail(error);
     this.#lastFailure = error;
     const { log } = this.#options;
-    if (error instanceof UpstreamAuthError && !fleetRefusals.has(error)) void this.#shared?.refuse(this.#options.refusedCooldownMs);
-    if (error instanceof UpstreamAuthError) {
+    if (error instanceof UpstreamAuthError && endpointRefusals.has(error)) void this.#shared?.refuse(this.#options.refusedCooldownMs);
+    if (refusesCredentials(error)) {
       reportFailure(log, error, 'Company lookup service refused the client credentials; not asking again during the cool-down', { waitMs });
+    } else if (error instanceof UpstreamAuthError) {
+      reportFailure(
+        log,
+        error,
+        'Company lookup service refused a service token it had just issued; not asking for another during the backoff',
+        {
+          waitMs,
+        },
+      );
     } else if (this.#token && this.#clock() < this.#token.expiresAt) {
       reportFailure(log, error, 'Early renewal of the service token failed; keeping the current token', { waitMs });
     } else {
@@ -220,7 +246,7 @@ export class TokenManager {
 
   /** Refused credentials stay refused until someone changes them; other failures back off exponentially, or as long as Retry-After asks. */
   #backoffMs(error: unknown, failures: number): number {
-    if (error instanceof UpstreamAuthError) return this.#options.refusedCooldownMs;
+    if (refusesCredentials(error)) return this.#options.refusedCooldownMs;
     const exponential = exponentialDelay(TOKEN_BACKOFF_BASE_MS, TOKEN_BACKOFF_MAX_MS)(failures);
     return error instanceof UpstreamTransientError ? Math.max(exponential, error.retryAfterMs ?? 0) : exponential;
   }
@@ -244,7 +270,9 @@ export class TokenManager {
   #readToken(response: UpstreamResponse, requestedAt: number): ServiceToken {
     const where = `POST ${TOKEN_ENDPOINT}`;
     if (response.status === 400 || response.status === 401) {
-      throw new UpstreamAuthError(`Company lookup service refused the client credentials on ${where} (${response.status})`);
+      const error = new UpstreamAuthError(`Company lookup service refused the client credentials on ${where} (${response.status})`);
+      endpointRefusals.add(error);
+      throw error;
     }
     if (response.status !== 200) throw errorForStatus(response.status, where, response.retryAfterMs);
     const { accessToken, expiresInMs, notes } = readTokenResponse(response.body, where);
@@ -255,10 +283,12 @@ export class TokenManager {
       this.#options.log.info({ notes, expiresInMs, lifetimeMs }, 'Company lookup service sent an unusual token answer; using the token');
     }
     const margin = Math.min(lifetimeMs * REFRESH_MARGIN_SHARE, MAX_REFRESH_MARGIN_MS);
+    this.#issued += 1;
     return {
       value: accessToken,
       refreshAt: requestedAt + lifetimeMs - margin,
       expiresAt: requestedAt + lifetimeMs,
+      issued: this.#issued,
     };
   }
 }

@@ -16,8 +16,8 @@ import { ConcurrencyLimit } from './resilience/concurrency-limit.js';
 import { systemClock, type Clock } from './resilience/clock.js';
 import { deadlineExceeded } from './resilience/deadline.js';
 import { parseRetryAfter } from './resilience/retry-policy.js';
-import type { SharedStore } from './shared-store.js';
-import { SharedHold } from './shared-hold.js';
+import type { CallAdmission, HeldBack, SharedStore } from './shared-store.js';
+import { heldBackByFleet, SharedHold } from './shared-hold.js';
 
 export interface UpstreamHttpOptions {
   /** Base URL of the lookup service; a path prefix is kept (`https://host/lookup`). */
@@ -50,6 +50,8 @@ export interface UpstreamRequest {
   body?: string;
   /** A refresh nobody waits for: it gives way first when the call budget runs low. */
   background?: boolean | undefined;
+  /** The fleet's holds and call budget have admitted this call already (a window's claim did, in its round trip). */
+  admitted?: boolean | undefined;
 }
 
 export interface UpstreamResponse {
@@ -86,7 +88,7 @@ export class UpstreamHttp {
   readonly #breaker: CircuitBreaker;
   readonly #maxRetryAfterMs: number;
   readonly #clock: Clock;
-  readonly #hold: SharedHold | undefined;
+  readonly #fleet: { store: SharedStore; hold: SharedHold } | undefined;
   readonly #budget: CallBudget | undefined;
   readonly #observer: UpstreamObserver;
 
@@ -96,13 +98,11 @@ export class UpstreamHttp {
     this.#limit = new ConcurrencyLimit(options.maxInFlight);
     this.#maxRetryAfterMs = options.maxRetryAfterMs;
     this.#clock = options.clock ?? systemClock;
-    const hold =
-      options.shared && new SharedHold(options.shared, this.#clock, Math.max(options.breaker.cooldownMs, options.maxRetryAfterMs));
-    this.#hold = hold;
     this.#budget =
-      options.maxCallsPerMinute === undefined
-        ? undefined
-        : new CallBudget({ perMinute: options.maxCallsPerMinute, shared: options.shared, clock: this.#clock });
+      options.maxCallsPerMinute === undefined ? undefined : new CallBudget({ perMinute: options.maxCallsPerMinute, clock: this.#clock });
+    const hold =
+      options.shared && new SharedHold(options.shared, Math.max(options.breaker.cooldownMs, options.maxRetryAfterMs), this.#budget?.shared);
+    this.#fleet = options.shared && hold && { store: options.shared, hold };
     this.#breaker = new CircuitBreaker({
       ...options.breaker,
       maxRetryAfterMs: options.maxRetryAfterMs,
@@ -142,8 +142,7 @@ export class UpstreamHttp {
     const startedAt = performance.now();
     try {
       // Before the breaker, which once it admits a probe waits for its outcome.
-      if (this.#hold) await this.#hold.admit(where);
-      if (this.#budget) await this.#takeFromBudget(where, request.background === true);
+      if (!request.admitted) await this.#admitToFleet(where, request.background === true);
       this.#admit(where);
       // The slot comes back when undici is done with the call, not when its caller stops
       // waiting: a call answered at its deadline may still sit in the pool's queue.
@@ -174,12 +173,12 @@ export class UpstreamHttp {
     }
     const statusClass = statusClassOf(response.status);
     const answeredAt = performance.now();
-    if (response.status === 429 && response.retryAfterMs !== undefined) this.#hold?.hold(response.retryAfterMs, true);
+    if (response.status === 429 && response.retryAfterMs !== undefined) this.#fleet?.hold.hold(response.retryAfterMs, true);
     if (response.status >= 500 || response.status === 429) {
       this.#breaker.recordFailure({ rateLimited: response.status === 429, retryAfterMs: response.retryAfterMs });
       observer.call(request.endpoint, statusClass, 'http_error', (answeredAt - startedAt) / 1000);
       // The other instances hold back from the moment this failure is known.
-      await this.#hold?.written();
+      await this.#fleet?.hold.written();
       return read(response);
     }
     let result: T;
@@ -202,9 +201,28 @@ export class UpstreamHttp {
     return { circuit: this.#breaker.state, callsInFlight: this.#limit.inFlight, callsWaiting: this.#limit.waiting };
   }
 
-  async #takeFromBudget(where: string, background: boolean): Promise<void> {
+  /** What admits this instance's calls through the fleet's store, for a claim to decide in its own round trip. */
+  get admission(): CallAdmission | undefined {
+    return this.#fleet?.hold.admission;
+  }
+
+  /** The error of a call the fleet holds back (another's hold, the spent budget), counted as held back. */
+  heldBack(decision: HeldBack, where: string, background: boolean): Error {
+    this.#observer.heldBack(decision.reason);
+    if (decision.reason === 'budget_spent' && this.#budget) return this.#budget.spent(where, background, decision.waitMs);
+    return heldBackByFleet(decision, where);
+  }
+
+  /**
+   * The others' holds and the fleet's call budget, in one round trip; while the store cannot answer, or alone,
+   * this instance's own budget.
+   */
+  async #admitToFleet(where: string, background: boolean): Promise<void> {
+    const decision = this.#fleet && (await this.#fleet.store.admit({ ...this.#fleet.hold.admission, background }));
+    if (decision?.outcome === 'held back') throw this.heldBack(decision, where, background);
+    if (decision !== undefined || this.#budget === undefined) return;
     try {
-      await this.#budget!.take(where, background);
+      this.#budget.take(where, background);
     } catch (error) {
       this.#observer.heldBack('budget_spent');
       throw error;

@@ -1,12 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { refusedConnectionsAllowed } from '../../src/gateway/http/connection-cap.js';
 import { finalResponse, openConnection, receiveResponse, type RawConnection } from '../support/raw-connection.js';
-import { within } from '../support/within.js';
+import { SAFETY_MS, within } from '../support/within.js';
 import { startStack, type Stack } from '../support/stack.js';
 
 const MAX_CONNECTIONS = 2;
 const QUERY = JSON.stringify({ query: '{ __typename }' });
-const SAFETY_MS = 10_000;
 
 // A gateway per test: whether a connection a test let go of is still counted would otherwise depend on timing.
 let stack: Stack;

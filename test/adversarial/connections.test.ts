@@ -11,11 +11,9 @@ import type { GatewayConfig } from '../../src/gateway/config/gateway-config.js';
 import { refusedConnectionsAllowed } from '../../src/gateway/http/connection-cap.js';
 import { SearchCompaniesDocument } from '../generated/graphql.js';
 import { openConnection, receiveResponse, type RawConnection } from '../support/raw-connection.js';
-import { within } from '../support/within.js';
+import { SAFETY_MS, within } from '../support/within.js';
 import { startStack, type Stack } from '../support/stack.js';
 
-/** Only a safety bound, far beyond the timeouts each stack sets. */
-const SAFETY_MS = 15_000;
 /** Far beyond SAFETY_MS: a timeout a test leaves out of play. */
 const NEVER_MS = 600_000;
 

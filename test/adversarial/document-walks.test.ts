@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fragmentDiamond } from '../support/fragment-diamond.js';
 import { startStack, type Stack } from '../support/stack.js';
+import { SAFETY_MS } from '../support/within.js';
 
 /**
  * A document of a thousand characters can stand for billions of selections
@@ -10,7 +11,7 @@ import { startStack, type Stack } from '../support/stack.js';
  * come back (the gateway runs in this very process, so a stalled walk would
  * stall the test too, and fail it on its timeout).
  */
-const SAFETY_TIMEOUT_MS = 5_000;
+const SAFETY_TIMEOUT_MS = SAFETY_MS;
 
 async function withHealth(query: string) {
   const [answer, health] = await Promise.all([stack.post({ query }), stack.get('/health')]);

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/gateway/access/api-keys.js';
 import { finalResponse, openConnection, receiveResponse, type RawConnection } from '../support/raw-connection.js';
-import { within } from '../support/within.js';
+import { SAFETY_MS, within } from '../support/within.js';
 import { startStack, type Stack, type StackOptions } from '../support/stack.js';
 import type { UploadOutcome } from '../support/upload-client.js';
 
@@ -13,8 +13,6 @@ const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const KEY = 'web-key-0123456789abcdef0123456789abcdef';
 const MAX_BODY_BYTES = 4_096;
 const QUERY = JSON.stringify({ query: '{ __typename }' });
-/** Only a safety bound on what should take milliseconds. */
-const SAFETY_MS = 10_000;
 
 const stacks: Stack[] = [];
 async function gateway(settings: StackOptions['gateway'] = {}): Promise<Stack> {

@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectionsCheckingIntervalFor, MAX_CONNECTIONS_CHECK_INTERVAL_MS } from '../../src/gateway/server.js';
 import { finalResponse, openConnection } from '../support/raw-connection.js';
-import { within } from '../support/within.js';
+import { SAFETY_MS, within } from '../support/within.js';
 import { startStack, type Stack } from '../support/stack.js';
 
 const HEADERS_TIMEOUT_MS = 300;
 const REQUEST_TIMEOUT_MS = 600;
-/** Only a safety bound: Node's defaults held these clients 60–90 s. */
-const SAFETY_MS = 10_000;
 
 let stack: Stack;
 

@@ -9,6 +9,7 @@ import { runHot } from './scenarios/hot.js';
 import { HOT_DASHBOARD, HOT_FULL_SEARCH } from './scenarios/hot-queries.js';
 import { FULL_PAGES, runMemory, SMALL_WINDOWS } from './scenarios/memory.js';
 import { compareWithSecondGateway } from './scenarios/second-gateway.js';
+import { searchIndexLines } from './scenarios/search-index.js';
 import { runSingleFlight } from './scenarios/single-flight.js';
 import { judgeTargets } from './targets.js';
 
@@ -42,6 +43,7 @@ async function main(): Promise<number> {
     '',
     ...disturbance(results),
     ...otherScenarios(results),
+    ...searchIndexLines(options.smoke),
   ];
   const targets = judgeTargets(results);
   if (!options.smoke) lines.push('', '### Targets', '', ...targetsTable(targets));

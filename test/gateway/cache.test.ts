@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { allFixtureCompanies, fixtureCompanies } from '../../src/lookup-service/index.js';
 import { CompanyByNumberDocument, DashboardSearchDocument, SearchCompaniesDocument } from '../generated/graphql.js';
 import { expectedCompany } from '../support/expected.js';
@@ -6,6 +6,7 @@ import { manualClock } from '../support/clock.js';
 import { holdingUpstream } from '../support/holding-upstream.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { upstreamSearches } from '../support/upstream-calls.js';
+import { eventually } from '../support/within.js';
 
 const TTL_MS = 300;
 const SWR_MS = 600;
@@ -213,18 +214,15 @@ describe('search cache: expiry', () => {
     expect(stack.lookup.counters.searchRequests).toBe(1);
     holding.release();
 
-    await vi.waitFor(() => expect(stack.lookup.counters.searchRequests).toBe(2), { timeout: 5_000, interval: 5 });
+    await eventually(() => expect(stack.lookup.counters.searchRequests).toBe(2));
     // The refresh has been answered; asking the gateway before then would spend the client's rate limit on stale answers.
-    await vi.waitFor(() => expect(stack.lookup.counters.searchesInFlight).toBe(0), { timeout: 5_000, interval: 5 });
+    await eventually(() => expect(stack.lookup.counters.searchesInFlight).toBe(0));
 
-    const refreshed = await vi.waitFor(
-      async () => {
-        const answer = await stack.execute(SearchCompaniesDocument, variables);
-        expect(answer.body.data!.searchCompanies.stale).toBe(false);
-        return answer.body.data!.searchCompanies;
-      },
-      { timeout: 5_000, interval: 10 },
-    );
+    const refreshed = await eventually(async () => {
+      const answer = await stack.execute(SearchCompaniesDocument, variables);
+      expect(answer.body.data!.searchCompanies.stale).toBe(false);
+      return answer.body.data!.searchCompanies;
+    }, 10);
     expect(Date.parse(refreshed.fetchedAt)).toBeGreaterThan(Date.parse(firstPage.fetchedAt));
     expect(refreshed).toEqual({ ...firstPage, fetchedAt: refreshed.fetchedAt });
     // Exactly one refresh, however many requests saw the stale window.

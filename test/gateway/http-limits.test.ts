@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/gateway/access/api-keys.js';
 import { CORS_ALLOWED_HEADERS, createCorsPolicy } from '../../src/gateway/http/cors.js';
 import { messagesOf, send } from '../support/http.js';
@@ -8,6 +8,7 @@ import { manualClock } from '../support/clock.js';
 import { openConnection } from '../support/raw-connection.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { expectNoUpstreamCall } from '../support/upstream-calls.js';
+import { eventually } from '../support/within.js';
 
 const APP = 'https://app.example.com';
 const QUERY = JSON.stringify({ query: '{ __typename }' });
@@ -45,10 +46,7 @@ async function postWithoutEnd(baseUrl: string, headers: string[]): Promise<{ ans
 
 /** The log lines written after the first `from`, once one matches `until`. */
 async function logLinesUntil(from: number, until: RegExp): Promise<{ level: number; msg: string }[]> {
-  await vi.waitFor(() => expect(stack.logs.slice(from).filter((line) => until.test(line))).not.toEqual([]), {
-    timeout: 10_000,
-    interval: 20,
-  });
+  await eventually(() => expect(stack.logs.slice(from).filter((line) => until.test(line))).not.toEqual([]), 20);
   return stack.logs.slice(from).map((line) => JSON.parse(line) as { level: number; msg: string });
 }
 

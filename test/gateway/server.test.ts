@@ -9,7 +9,7 @@ import { SearchCompaniesExampleDocument, type SearchCompaniesExampleQuery } from
 import { expectedCompany } from '../support/expected.js';
 import { json, send } from '../support/http.js';
 import { startStack, type Stack } from '../support/stack.js';
-import { within } from '../support/within.js';
+import { PROCESS_START_MS, SAFETY_MS, within } from '../support/within.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /**
@@ -20,9 +20,9 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
 /** Loaded with --import, it writes `module <url>` to stderr for every module the process loads. */
 const TRACE_MODULES = fileURLToPath(new URL('../support/trace-modules.mjs', import.meta.url));
-const READY_TIMEOUT_MS = 20_000;
+const READY_TIMEOUT_MS = PROCESS_START_MS;
 const MANIFEST = fileURLToPath(new URL('../generated/persisted-documents.json', import.meta.url));
-const EXIT_TIMEOUT_MS = 5_000;
+const EXIT_TIMEOUT_MS = SAFETY_MS;
 
 let stack: Stack;
 

@@ -4,7 +4,11 @@ import { problemsOf } from '../support/config-problems.js';
 
 describe('shared state settings', () => {
   it('share nothing by default, with the documented prefix and deadline', () => {
-    expect(readConfig({})).toMatchObject({ redisUrl: undefined, redisKeyPrefix: 'csg:', redisCommandTimeoutMs: 50 });
+    expect(readConfig({})).toMatchObject({
+      redisUrl: undefined,
+      redisKeyPrefix: 'csg:',
+      redisCommandTimeoutMs: 250,
+    });
   });
 
   it('read a redis:// or rediss:// URL with its user, password and database', () => {

@@ -1,10 +1,10 @@
 import { connect } from 'node:net';
 import { Agent, request } from 'undici';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SHUTDOWN_GRACE_MS } from '../../src/gateway/server.js';
 import { holdingUpstream } from '../support/holding-upstream.js';
 import { openConnection } from '../support/raw-connection.js';
-import { within } from '../support/within.js';
+import { eventually, within } from '../support/within.js';
 import { startStack } from '../support/stack.js';
 
 const searchRequest = (q: string) => {
@@ -62,7 +62,7 @@ describe('shutdown', () => {
       // timeout=5` ('socket idle timeout' below), or the gateway's, which it logs.
       expect(stack.logs.filter((line) => line.includes('Connection closed: idle'))).toEqual([]);
       expect(opened).toBeGreaterThan(0);
-      await vi.waitFor(() => expect(lost).toEqual(Array<string>(opened).fill('other side closed')), { timeout: 5_000, interval: 5 });
+      await eventually(() => expect(lost).toEqual(Array<string>(opened).fill('other side closed')));
     } finally {
       await agent.close();
       await close();
@@ -83,7 +83,7 @@ describe('shutdown', () => {
       // Sent while the first is still being answered, on a connection shutdown could not close yet.
       socket.write(searchRequest('Quantum Zebra'));
       // The gateway has it: its search, not held, has reached the lookup service while the first is still held.
-      await vi.waitFor(() => expect(stack.lookup.counters.searchRequests).toBe(1), { timeout: 5_000, interval: 5 });
+      await eventually(() => expect(stack.lookup.counters.searchRequests).toBe(1));
       upstream.release();
       await ended;
       await closed;

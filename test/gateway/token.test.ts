@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DashboardSearchDocument, SearchCompaniesDocument } from '../generated/graphql.js';
 import { TOKEN_BACKOFF_BASE_MS } from '../../src/upstream/token-manager.js';
 import { manualClock, type ManualClock } from '../support/clock.js';
 import { startStack, type Stack } from '../support/stack.js';
+import { eventually } from '../support/within.js';
 
 let stack: Stack;
 
@@ -122,7 +123,7 @@ describe.concurrent('renewal before expiry', () => {
       expect(during.body.errors).toBeUndefined();
       expect(early.lookup.counters.tokenRequests).toBe(2);
       expect(early.lookup.counters.tokensIssued).toBe(1);
-      await vi.waitFor(() => expect(early.lookup.counters.tokensIssued).toBe(2), { timeout: 2_000 });
+      await eventually(() => expect(early.lookup.counters.tokensIssued).toBe(2));
       clock.advance(LIFETIME_SECONDS * 1_000 - INSIDE_REFRESH_WINDOW_MS + 100);
       const after = await early.execute(DashboardSearchDocument, { q: 'early three', jurisdiction: 'GB' });
       expect(after.body.errors).toBeUndefined();
@@ -163,7 +164,7 @@ describe.concurrent('renewal before expiry', () => {
       clock.advance(TOKEN_BACKOFF_BASE_MS);
       const retried = await failing.execute(DashboardSearchDocument, { q: 'failing after backoff', jurisdiction: 'GB' });
       expect(retried.body.errors).toBeUndefined();
-      await vi.waitFor(() => expect(failing.lookup.counters.tokenRequests).toBe(3));
+      await eventually(() => expect(failing.lookup.counters.tokenRequests).toBe(3));
     } finally {
       await failing.close();
     }
@@ -181,7 +182,7 @@ describe.concurrent('renewal before expiry', () => {
         failing.logs
           .map((line) => JSON.parse(line) as { msg?: string })
           .filter(({ msg }) => msg === 'Early renewal of the service token failed; keeping the current token');
-      await vi.waitFor(() => expect(warnings().length).toBeGreaterThan(0), { timeout: 2_000 });
+      await eventually(() => expect(warnings().length).toBeGreaterThan(0));
       expect(warnings()).toHaveLength(1);
       expect(failing.lookup.counters.tokenRequests).toBe(2);
     } finally {

@@ -1,11 +1,11 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { allFixtureCompanies, fixtureCompanies, startLookupService } from '../../src/lookup-service/index.js';
 import type { CompanyResult, LookupService } from '../../src/lookup-service/index.js';
 import { json, send } from '../support/http.js';
-import type { HttpAnswer } from '../support/http.js';
 import { manualClock } from '../support/clock.js';
 import { watch, type WatchedRequest } from '../support/watched-request.js';
 import { accessToken, searchRequest, tokenRequest } from '../support/lookup-client.js';
+import { eventually } from '../support/within.js';
 
 let service: LookupService;
 let token: string;
@@ -36,12 +36,6 @@ function search(parameters: Record<string, string> = zebra, signal?: AbortSignal
   return searchRequest(service, parameters, token, signal);
 }
 
-async function elapsedMs(action: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await action();
-  return performance.now() - started;
-}
-
 /** Services of a test's own, for requests held by a latency of a minute: closing one ends its waits, and afterEach closes it whatever happens. */
 const ownServices: LookupService[] = [];
 
@@ -67,13 +61,18 @@ async function closeWhileHeld(own: LookupService, held: WatchedRequest): Promise
 
 describe('latency knobs', () => {
   it('delays every search by searchLatencyMs, whatever the answer', async () => {
-    service.knobs.searchLatencyMs = 300;
-    let answer: HttpAnswer | undefined;
-    expect(await elapsedMs(async () => (answer = await search()))).toBeGreaterThanOrEqual(295);
-    expect(answer?.text).toBe(zebraAnswer);
-    expect(await elapsedMs(async () => (answer = await searchRequest(service, zebra, undefined)))).toBeGreaterThanOrEqual(295);
-    expect(answer?.status).toBe(401);
-    expect(service.counters).toMatchObject({ searchRequests: 2, searchesAnswered: 1 });
+    const own = await startOwnService();
+    const ownToken = await accessToken(own);
+    own.knobs.searchLatencyMs = HOLD_MS;
+    const found = watch(searchRequest(own, zebra, ownToken));
+    const refused = watch(searchRequest(own, zebra, undefined));
+    await eventually(() => expect(own.counters).toMatchObject({ searchRequests: 2, searchesInFlight: 2 }));
+    // A token request, not delayed, is answered while both searches, the one found and the one refused 401, still wait.
+    expect((await tokenRequest(own)).status).toBe(200);
+    expect([found.settled, refused.settled]).toEqual([false, false]);
+    await closeWhileHeld(own, found);
+    expect(await refused.outcome).toBe('failed');
+    expect(own.counters.searchesAnswered).toBe(0);
   });
 
   it('counts a delayed search on arrival, and reads the knob per request: set back to 0, it no longer delays', async () => {
@@ -82,10 +81,7 @@ describe('latency knobs', () => {
     const ownSearch = () => searchRequest(own, zebra, ownToken);
     own.knobs.searchLatencyMs = HOLD_MS;
     const held = watch(ownSearch());
-    await vi.waitFor(() => expect(own.counters).toMatchObject({ searchRequests: 1, searchesInFlight: 1, searchesAnswered: 0 }), {
-      timeout: 5_000,
-      interval: 5,
-    });
+    await eventually(() => expect(own.counters).toMatchObject({ searchRequests: 1, searchesInFlight: 1, searchesAnswered: 0 }));
     own.knobs.searchLatencyMs = 0;
     // Answered while the held search still waits out its minute: this one was not delayed.
     expect((await ownSearch()).text).toBe(zebraAnswer);
@@ -111,10 +107,15 @@ describe('latency knobs', () => {
   });
 
   it('delays every token request by tokenLatencyMs', async () => {
-    service.knobs.tokenLatencyMs = 300;
-    let status = 0;
-    expect(await elapsedMs(async () => (status = (await tokenRequest(service)).status))).toBeGreaterThanOrEqual(295);
-    expect(status).toBe(200);
+    const own = await startOwnService();
+    own.knobs.tokenLatencyMs = HOLD_MS;
+    const held = watch(tokenRequest(own));
+    await eventually(() => expect(own.counters.tokenRequests).toBe(1));
+    // Set back to 0, the knob delays the next one no more: it is answered while the first still waits.
+    own.knobs.tokenLatencyMs = 0;
+    expect((await tokenRequest(own)).status).toBe(200);
+    expect(own.counters).toMatchObject({ tokenRequests: 2, tokensIssued: 1 });
+    await closeWhileHeld(own, held);
   });
 
   it('does not delay searches by the token latency', async () => {
@@ -122,7 +123,7 @@ describe('latency knobs', () => {
     const ownToken = await accessToken(own);
     own.knobs.tokenLatencyMs = HOLD_MS;
     const held = watch(tokenRequest(own));
-    await vi.waitFor(() => expect(own.counters).toMatchObject({ tokenRequests: 2, tokensIssued: 1 }), { timeout: 5_000, interval: 5 });
+    await eventually(() => expect(own.counters).toMatchObject({ tokenRequests: 2, tokensIssued: 1 }));
     // Answered while the held token request still waits out its minute: the search was not delayed by it.
     expect((await searchRequest(own, zebra, ownToken)).text).toBe(zebraAnswer);
     expect(own.counters).toMatchObject({ tokenRequests: 2, tokensIssued: 1, searchesAnswered: 1 });

@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { allFixtureCompanies, startLookupService } from '../../src/lookup-service/index.js';
 import type { LookupService, LookupServiceOptions } from '../../src/lookup-service/index.js';
 import { send } from '../support/http.js';
 import { rawExchange } from '../support/raw-connection.js';
 import { watch } from '../support/watched-request.js';
 import { accessToken, searchRequest, tokenRequest } from '../support/lookup-client.js';
+import { eventually } from '../support/within.js';
 
 const started: LookupService[] = [];
 
@@ -96,7 +97,7 @@ describe('close', () => {
     const hanging = watch(searchRequest(service, { q: 'zebra', jurisdiction: 'GB', pageSize: '1' }, token));
     service.knobs.searchLatencyMs = 60_000;
     const waiting = watch(searchRequest(service, { q: 'zebra', jurisdiction: 'GB', pageSize: '1' }, token));
-    await vi.waitFor(() => expect(service.counters.searchesInFlight).toBe(2), { timeout: 5_000, interval: 5 });
+    await eventually(() => expect(service.counters.searchesInFlight).toBe(2));
     await service.close();
     // Resolved with neither search answered: the hanging one never would be, the waiting one not for a minute.
     expect(service.counters).toMatchObject({ searchRequests: 2, searchesAnswered: 0 });

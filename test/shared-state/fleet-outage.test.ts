@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFleet, type Fleet, type SearchAnswer } from '../support/fleet.js';
-import { within } from '../support/within.js';
+import { SAFETY_MS, within } from '../support/within.js';
 
 const OUTAGE = 'Redis unavailable';
 const BACK = 'Redis is back';
 /** Searches each instance is asked, in turn: some repeated, so caches and shared windows are in play throughout. */
 const WORDS = ['Holdings', 'Trading', 'Services', 'Group', 'Consulting', 'Partners'];
-const SAFETY_MS = 20_000;
 
 let fleet: Fleet | undefined;
 afterEach(async () => {
@@ -46,8 +45,8 @@ function traffic(target: Fleet) {
 }
 
 describe('a fleet whose Redis fails', () => {
-  it('answers every request, frozen or killed, within the Redis deadline, and shares again once Redis is back', async () => {
-    fleet = await startFleet({ gateway: { redisCommandTimeoutMs: 50, rateLimitPerMinute: 0 } });
+  it('answers every request while Redis is frozen or killed, logs the outage once, and shares again once Redis is back', async () => {
+    fleet = await startFleet({ gateway: { rateLimitPerMinute: 0 } });
     const load = traffic(fleet);
     try {
       await within(load.more(30), SAFETY_MS, 'traffic before the outage');
@@ -62,18 +61,14 @@ describe('a fleet whose Redis fails', () => {
       await within(load.more(30), SAFETY_MS, 'traffic after the outage');
       const during = load.answers.slice(before);
       expect(during.filter((answer) => answer.status !== 200 || answer.body.errors !== undefined)).toEqual([]);
-      // A request pays at most one Redis deadline or so, never a hung call; far below what one stuck call would cost.
-      expect(Math.max(...during.map((answer) => answer.ms))).toBeLessThan(1_500);
     } finally {
       await load.stop();
     }
     for (const index of [0, 1, 2]) {
-      // One line per outage and one per its end, never one per request: hundreds of requests met this one. On a
-      // machine so busy that Redis itself misses the 50 ms deadline now and then, that is an outage of its own.
-      const outages = fleet.logs[index]!.filter((line) => line.includes(OUTAGE)).length;
-      expect(outages).toBeGreaterThanOrEqual(1);
-      expect(outages).toBeLessThanOrEqual(5);
-      expect(fleet.logs[index]!.filter((line) => line.includes(BACK))).toHaveLength(outages);
+      // One line for the outage and one for its end, never one per request (hundreds met it), and none for a late
+      // answer on a busy machine: that is no outage.
+      expect(fleet.logs[index]!.filter((line) => line.includes(OUTAGE))).toHaveLength(1);
+      expect(fleet.logs[index]!.filter((line) => line.includes(BACK))).toHaveLength(1);
     }
     // Sharing again: a search new to all three is fetched once, whichever instance asks.
     fleet.lookup.counters.reset();

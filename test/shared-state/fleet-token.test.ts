@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../support/clock.js';
 import { startFleet, type Fleet } from '../support/fleet.js';
+import { scrape } from '../support/metrics.js';
 import { freshSearch } from '../support/searches.js';
+import { SAFETY_MS, within } from '../support/within.js';
 
 let fleet: Fleet | undefined;
 afterEach(async () => {
@@ -10,8 +12,10 @@ afterEach(async () => {
 });
 
 describe('the service token of a fleet on one Redis', () => {
-  it('is asked for once, and used by every instance', async () => {
+  it('is asked for once by three instances started together, and used by every instance', async () => {
     fleet = await startFleet();
+    await Promise.all(fleet.gateways.map((gateway) => gateway.tokenAtStart));
+    expect(fleet.lookup.counters.tokenRequests).toBe(1);
     for (const index of [0, 1, 2, 0, 1, 2]) {
       const answer = await fleet.search(index, freshSearch());
       expect(answer.body.errors).toBeUndefined();
@@ -54,5 +58,41 @@ describe('the service token of a fleet on one Redis', () => {
       expect(answer.body.errors?.[0]?.extensions?.code).toBe('UPSTREAM_AUTH_FAILED');
     }
     expect(fleet.lookup.counters.tokenRequests).toBe(1);
+  });
+
+  it('refused by a search after the upstream revoked it, is dropped and renewed, never taken for refused credentials', async () => {
+    fleet = await startFleet({ instances: 2, redisProxies: true, gateway: { metricsPort: 0 } });
+    const [a, b] = [0, 1];
+    const ok = async (index: number) => {
+      const answer = await fleet!.search(index, freshSearch());
+      expect(answer.body.errors).toBeUndefined();
+    };
+    await ok(a);
+    await ok(b);
+    expect(fleet.lookup.counters.tokenRequests).toBe(1);
+
+    // Redis is away for B (its network cut): it goes on alone.
+    fleet.proxies[b]!.cut();
+    await within(fleet.logged(b, 'Redis unavailable'), SAFETY_MS, 'B to find Redis away');
+    // The upstream revokes every token (as a restart of it would): B renews alone, A renews for the fleet.
+    fleet.lookup.knobs.revokeTokens();
+    await ok(b);
+    await ok(a);
+    expect(fleet.lookup.counters.tokenRequests).toBe(3);
+    fleet.proxies[b]!.restore();
+    await within(fleet.logged(b, 'Redis is back'), SAFETY_MS, 'B to find Redis back');
+
+    // Revoked again: B's own token is refused, then the fleet's, older one it reads from Redis. That one is no token the
+    // endpoint has just issued: it is dropped from Redis and renewed, once, and A takes the new one from Redis.
+    fleet.lookup.knobs.revokeTokens();
+    await ok(b);
+    await ok(a);
+    expect(fleet.lookup.counters.tokenRequests).toBe(4);
+    for (const index of [a, b]) {
+      expect(fleet.logs[index]!.filter((line) => line.includes('refused the client credentials'))).toEqual([]);
+      const series = (await scrape(fleet.gateways[index]!.metricsUrl!)).series;
+      const refused = [...series].filter(([name, value]) => name.includes('result="credentials_refused"') && value > 0);
+      expect(refused).toEqual([]);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { manualClock } from '../support/clock.js';
 import { startFleet, type Fleet } from '../support/fleet.js';
 import { freshSearch } from '../support/searches.js';
 import { normalizeSearchQuery } from '../../src/upstream/search-query.js';
@@ -37,6 +38,46 @@ describe('search windows shared by a fleet on one Redis', () => {
     expect(answers[0]?.body.data?.searchCompanies.nodes).toHaveLength(5);
     expect(fleet.logs.flat().filter((line) => line.includes('Redis unavailable'))).toEqual([]);
     expect(fleet.lookup.counters).toMatchObject({ searchRequests: 1, tokenRequests: 1 });
+  });
+
+  it('300 distinct searches, each asked of all three instances at once: at most 1.02 upstream searches per search', async () => {
+    // One client asks everything: its rate limit is not what is measured.
+    fleet = await startFleet({ gateway: { rateLimitPerMinute: 0 } });
+    const searches = 300;
+    // Ten distinct searches at a time, each asked of the three instances together: thirty requests in flight.
+    for (let first = 0; first < searches; first += 10) {
+      const batch = Array.from({ length: 10 }, (_, i) => ({ q: `Holdings ${first + i}`, jurisdiction: 'GB' }));
+      const answers = await Promise.all(batch.flatMap((search) => [0, 1, 2].map((index) => fleet!.search(index, search))));
+      expect(answers.filter((answer) => answer.status !== 200 || answer.body.errors !== undefined)).toEqual([]);
+    }
+    expect(fleet.lookup.counters.searchRequests).toBeGreaterThanOrEqual(searches);
+    expect(fleet.lookup.counters.searchRequests).toBeLessThanOrEqual(searches * 1.02);
+    expect(fleet.lookup.counters.tokenRequests).toBe(1);
+    expect(fleet.logs.flat().filter((line) => line.includes('Redis unavailable'))).toEqual([]);
+  }, 120_000);
+
+  it("judges freshness on Redis's clock: an instance whose clock is 20 s ahead makes no window fresh for the others past its TTL", async () => {
+    // One clock for Redis and two instances; the first instance's runs 20 s ahead of it.
+    const clock = manualClock();
+    const ttlMs = 60_000;
+    fleet = await startFleet({
+      clock,
+      instanceClocks: [() => clock() + 20_000],
+      // Past its TTL a window is fetched anew before it is answered: no stale answer while it is.
+      gateway: { cacheTtlMs: ttlMs, cacheStaleWhileRevalidateMs: 0 },
+    });
+    const search = { q: 'Holdings', jurisdiction: 'GB' };
+    expect((await fleet.search(0, search)).body.data?.searchCompanies.stale).toBe(false);
+    expect((await fleet.search(1, search)).body.data?.searchCompanies.stale).toBe(false);
+    clock.advance(ttlMs - 1);
+    expect((await fleet.search(2, search)).body.data?.searchCompanies.stale).toBe(false);
+    expect(fleet.lookup.counters.searchRequests).toBe(1);
+    // Past the TTL on the one clock, the second instance fetches anew; the third finds that fresh window.
+    clock.advance(2);
+    expect((await fleet.search(1, search)).body.data?.searchCompanies.stale).toBe(false);
+    expect(fleet.lookup.counters.searchRequests).toBe(2);
+    expect((await fleet.search(2, search)).body.errors).toBeUndefined();
+    expect(fleet.lookup.counters.searchRequests).toBe(2);
   });
 
   it('serves page 2 on another instance than page 1 without an upstream call', async () => {

@@ -1,149 +1,232 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_VALUE_BYTES, RedisStore } from '../../src/shared-state/redis-store.js';
-import { collectedLog, type CollectedLog } from '../support/log-lines.js';
-import { startRedisServer, startRedisStore, type RedisServer } from '../support/redis-server.js';
-import { within } from '../support/within.js';
+import { readConfig } from '../../src/gateway/config/gateway-config.js';
 
-const TIMEOUT_MS = 50;
+/** The deadline every gateway has unless REDIS_COMMAND_TIMEOUT_MS says otherwise. */
+const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = readConfig({}).redisCommandTimeoutMs;
+import { MAX_VALUE_BYTES, RedisStore } from '../../src/shared-state/redis-store.js';
+import type { WindowClaimRequest } from '../../src/upstream/shared-store.js';
+import { manualClock } from '../support/clock.js';
+import { collectedLog, type CollectedLog } from '../support/log-lines.js';
+import { startRedisProxy, type RedisProxy } from '../support/redis-proxy.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { SAFETY_MS, within } from '../support/within.js';
+
 const OUTAGE = 'Redis unavailable';
 const BACK = 'Redis is back';
 
 let redis: RedisServer;
+let proxy: RedisProxy;
 let log: CollectedLog;
 let store: RedisStore;
-let close: () => Promise<void>;
+const opened: RedisStore[] = [];
+
+/** A store on `url` (default: through the test's proxy), closed after the test. */
+async function open(options: { url?: string; keyPrefix?: string; clock?: () => number; log?: CollectedLog } = {}): Promise<RedisStore> {
+  const opening = await RedisStore.open({
+    url: new URL(options.url ?? proxy.url),
+    keyPrefix: options.keyPrefix ?? 'test:',
+    commandTimeoutMs: DEFAULT_REDIS_COMMAND_TIMEOUT_MS,
+    log: options.log ?? log,
+    clock: options.clock,
+  });
+  opened.push(opening);
+  return opening;
+}
 
 beforeEach(async () => {
   log = collectedLog();
-  ({ redis, store, close } = await startRedisStore(log, TIMEOUT_MS));
+  redis = await startRedisServer();
+  proxy = await startRedisProxy(redis.url);
+  store = await open();
 });
-afterEach(() => close?.());
+afterEach(async () => {
+  for (const closing of opened.splice(0)) await closing.close();
+  await proxy.close();
+  await redis.stop();
+});
 
-/** How long `call` took to settle, in ms. */
-async function timed<T>(call: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const started = performance.now();
-  const value = await call();
-  return { value, ms: performance.now() - started };
+/** redis-cli against the test's Redis, one command, its output; `input`, when given, is its last argument (-x), however long. */
+function redisCli(args: string[], input?: string): string {
+  const x = input === undefined ? [] : ['-x'];
+  return execFileSync('redis-cli', ['-p', new URL(redis.url).port, ...x, ...args], { encoding: 'utf8', input });
+}
+
+const ADMISSION = { holder: 'this instance', longestHoldMs: 60_000 };
+
+function claim(key: string, lockId: string, fields: Partial<WindowClaimRequest> = {}): WindowClaimRequest {
+  return { key, lockId, lockMs: 60_000, freshMs: 1_000, refreshMs: 2_000, admission: ADMISSION, ...fields };
 }
 
 describe('RedisStore', () => {
-  it('reads no value longer than the gateway writes: one planted in Redis is not held whole, and reads as none', async () => {
-    // Megabytes each way: a deadline for the transfer, not for a hung Redis.
-    const roomy = await RedisStore.open({ url: new URL(redis.url), keyPrefix: 'csg:', commandTimeoutMs: 5_000, log });
-    try {
-      await roomy.set('longest', 'x'.repeat(MAX_VALUE_BYTES), 60_000);
-      expect((await roomy.get('longest'))?.length).toBe(MAX_VALUE_BYTES);
-      await roomy.set('planted', 'x'.repeat(MAX_VALUE_BYTES + 1), 60_000);
-      expect(await roomy.get('planted')).toBeUndefined();
-      // Cut inside a character, the longest value still reads as too long.
-      await roomy.set('planted', `${'x'.repeat(MAX_VALUE_BYTES - 1)}é`, 60_000);
-      expect(await roomy.get('planted')).toBeUndefined();
-      expect(await roomy.get('missing')).toBeUndefined();
-    } finally {
-      await roomy.close();
-    }
+  it('reads a window, and claims its fetch when it is missing or stale, in one script judged by one clock', async () => {
+    const clock = manualClock();
+    const timed = await open({ clock });
+    expect(await timed.claimWindow(claim('w', 'first'))).toEqual({ outcome: 'taken', stored: undefined });
+    // The same claim asked again (after a late answer) finds the lock its own; another finds it held.
+    expect(await timed.claimWindow(claim('w', 'first'))).toEqual({ outcome: 'taken', stored: undefined });
+    expect(await timed.claimWindow(claim('w', 'second'))).toEqual({ outcome: 'held', stored: undefined });
+
+    // Fetched 300 ms ago by its writer's clock: stored that old on the store's, whatever the writer's clock reads.
+    await timed.publishWindow('w', 'window', 300, 60_000, 'first');
+    expect(await timed.claimWindow(claim('w', 'second'))).toEqual({ outcome: 'fresh', stored: { value: 'window', ageMs: 300 } });
+    clock.advance(701);
+    // Past its TTL: served stale, and the publish released the first lock, so the second claim takes it.
+    expect(await timed.claimWindow(claim('w', 'second'))).toEqual({ outcome: 'taken', stored: { value: 'window', ageMs: 1_001 } });
+    await timed.releaseWindow('w', 'first');
+    expect(await timed.claimWindow(claim('w', 'third'))).toEqual({ outcome: 'held', stored: { value: 'window', ageMs: 1_001 } });
+    await timed.releaseWindow('w', 'second');
+    expect((await timed.claimWindow(claim('w', 'third'))).outcome).toBe('taken');
   });
 
-  it('keeps values, locks, compare-and-deletes and buckets under its key prefix', async () => {
-    expect(store.sharing).toBe(true);
-    await store.set('a', 'one', 60_000);
-    expect(await store.get('a')).toBe('one');
-    const other = await RedisStore.open({ url: new URL(redis.url), keyPrefix: 'other:', commandTimeoutMs: TIMEOUT_MS, log });
-    try {
-      expect(await other.get('a')).toBeUndefined();
-    } finally {
-      await other.close();
-    }
-    await store.deleteIf('a', 'two');
-    expect(await store.get('a')).toBe('one');
-    await store.deleteIf('a', 'one');
-    expect(await store.get('a')).toBeUndefined();
+  it('claims a fetch only past the hold another instance wrote, and takes its call from the budget, leaving the reserve to refreshes', async () => {
+    const clock = manualClock();
+    const timed = await open({ clock });
+    const budget = { key: 'budget', shape: { burst: 3, perMinute: 3 }, reserve: 1 };
+    await timed.hold('another instance', 5_000, true);
+    expect(await timed.claimWindow(claim('w', 'a', { admission: { ...ADMISSION, budget } }))).toEqual({
+      outcome: 'held back',
+      reason: 'rate_limited',
+      waitMs: 5_000,
+      stored: undefined,
+    });
+    // Held back, the claim let its lock go: nobody waits for a fetch that will not be made.
+    expect(await timed.claimWindow(claim('w', 'b', { admission: { ...ADMISSION, holder: 'another instance', budget } }))).toMatchObject({
+      outcome: 'taken',
+    });
+    await timed.releaseWindow('w', 'b');
+    clock.advance(5_000);
+    await timed.publishWindow('stale', 'window', 1_500, 60_000, undefined);
+    // A refresh of a window still served (past its TTL, within stale-while-revalidate) leaves the reserve: one of two.
+    expect(await timed.claimWindow(claim('stale', 'c', { admission: { ...ADMISSION, budget } }))).toMatchObject({ outcome: 'taken' });
+    await timed.releaseWindow('stale', 'c');
+    expect(await timed.claimWindow(claim('stale', 'd', { admission: { ...ADMISSION, budget } }))).toMatchObject({
+      outcome: 'held back',
+      reason: 'budget_spent',
+    });
+    // A window nobody can be served takes the last call.
+    expect(await timed.claimWindow(claim('w', 'e', { admission: { ...ADMISSION, budget } }))).toMatchObject({ outcome: 'taken' });
+    expect(await timed.admit({ ...ADMISSION, budget })).toMatchObject({ outcome: 'held back', reason: 'budget_spent' });
+  });
 
-    const first = await store.lock('l', 60_000);
-    expect(first.outcome).toBe('taken');
-    expect(await store.lock('l', 60_000)).toEqual({ outcome: 'held' });
-    if (first.outcome === 'taken') await store.unlock(first.lock);
-    expect((await store.lock('l', 60_000)).outcome).toBe('taken');
+  it('reads no window longer than the gateway writes: one planted in Redis is not read, and reads as none', async () => {
+    redisCli(['HSET', 'test:planted', 'at', '0']);
+    redisCli(['HSET', 'test:planted', 'v'], 'x'.repeat(MAX_VALUE_BYTES + 1));
+    expect(await store.claimWindow(claim('planted', 'a'))).toEqual({ outcome: 'taken', stored: undefined });
+    // Another type under the key, or a stamp that is no number, is no window either.
+    redisCli(['SET', 'test:string', 'value']);
+    expect(await store.claimWindow(claim('string', 'a'))).toEqual({ outcome: 'taken', stored: undefined });
+    redisCli(['HSET', 'test:nan', 'v', 'window', 'at', 'nan']);
+    expect(await store.claimWindow(claim('nan', 'a'))).toEqual({ outcome: 'taken', stored: undefined });
+  });
 
-    const bucket = { burst: 3, perMinute: 60 };
-    expect(await store.take('b', bucket, 2)).toEqual({ allowed: true });
-    expect(await store.take('b', bucket, 2)).toEqual({ allowed: false, retryAfterMs: expect.any(Number) });
-    expect(await store.take('b', bucket, 1)).toEqual({ allowed: true });
-    const refused = await store.take('b', bucket, 1);
-    // One token a second: the next one is at most a second away.
-    expect(refused).toEqual({ allowed: false, retryAfterMs: expect.any(Number) });
-    if (refused && !refused.allowed) expect(refused.retryAfterMs).toBeLessThanOrEqual(1_000);
+  it('keeps the token, its renewal lock and the refused flag, drops a token only while it is still the refused one', async () => {
+    const clock = manualClock();
+    const timed = await open({ clock });
+    const request = { lockId: 'a', lockMs: 60_000, skip: [] };
+    expect(await timed.claimToken(request)).toEqual({ outcome: 'taken' });
+    expect(await timed.claimToken({ ...request, lockId: 'b' })).toEqual({ outcome: 'held' });
+    await timed.publishToken({ value: 'first', refreshInMs: 1_000, expiresInMs: 2_000 }, 'a');
+    expect(await timed.claimToken({ ...request, lockId: 'b' })).toEqual({
+      outcome: 'token',
+      token: { value: 'first', refreshInMs: 1_000, expiresInMs: 2_000 },
+    });
+    // Skipped as refused: the claim takes the lock to renew it.
+    expect(await timed.claimToken({ ...request, lockId: 'b', skip: ['first'] })).toEqual({ outcome: 'taken' });
+    await timed.publishToken({ value: 'second', refreshInMs: 1_000, expiresInMs: 2_000 }, 'b');
+    await timed.dropToken('first');
+    expect(await timed.claimToken({ ...request, lockId: 'c' })).toMatchObject({ outcome: 'token', token: { value: 'second' } });
+    await timed.dropToken('second');
+    expect(await timed.claimToken({ ...request, lockId: 'c' })).toEqual({ outcome: 'taken' });
+    await timed.refuseCredentials(30_000);
+    expect(await timed.claimToken({ ...request, lockId: 'c' })).toEqual({ outcome: 'refused' });
+    const other = await open({ keyPrefix: 'other:' });
+    expect(await other.claimToken({ ...request, lockId: 'd' })).toEqual({ outcome: 'taken' });
   });
 
   it('reads a bucket whose stored state no gateway wrote as a full one, rather than keeping it empty for ever', async () => {
     const bucket = { burst: 3, perMinute: 60 };
-    const port = new URL(redis.url).port;
     // Each take renews the key's expiry: a count that never refills would hold the client (or the fleet's budget) back for good.
     for (const tokens of ['-1e300', '-inf', 'nan', '1e300']) {
-      execFileSync('redis-cli', ['-p', port, 'HSET', 'test:poisoned', 'tokens', tokens, 'at', '0']);
+      redisCli(['HSET', 'test:poisoned', 'tokens', tokens, 'at', '0']);
       expect(await store.take('poisoned', bucket, 1)).toEqual({ allowed: true });
       expect(await store.take('poisoned', bucket, 2)).toEqual({ allowed: true });
       expect(await store.take('poisoned', bucket, 1)).toEqual({ allowed: false, retryAfterMs: expect.any(Number) });
     }
+    redisCli(['SET', 'test:poisoned', 'not a bucket']);
+    expect(await store.take('poisoned', bucket, 3)).toEqual({ allowed: true });
   });
 
-  it('answers within its deadline while Redis is frozen, logs the outage once, and shares again once it thaws', async () => {
+  it('takes one late answer for a miss, not an outage', async () => {
+    proxy.delayMs = 4 * DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
+    expect(await store.claimWindow(claim('w', 'a'))).toEqual({ outcome: 'missed', stored: undefined });
+    proxy.delayMs = 0;
+    await proxy.drained();
+    // The late claim took the lock; asked again with its id (until answered in time), it is found to be this claim's.
+    let again = await store.claimWindow(claim('w', 'a'));
+    while (again.outcome === 'missed') again = await store.claimWindow(claim('w', 'a'));
+    expect(again).toEqual({ outcome: 'taken', stored: undefined });
+    // A decision that cannot be asked twice (tokens taken from a bucket) waits for its late answer instead.
+    proxy.delayMs = 2 * DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
+    expect(await store.take('bucket', { burst: 1, perMinute: 1 }, 1)).toEqual({ allowed: true });
+    expect(await store.take('bucket', { burst: 1, perMinute: 1 }, 1)).toEqual({ allowed: false, retryAfterMs: expect.any(Number) });
+    expect(store.sharing).toBe(true);
+    expect(log.count(OUTAGE)).toBe(0);
+  });
+
+  it('takes Redis frozen for an outage once nothing is answered in time for a while, makes no call then, and shares again once it thaws', async () => {
     redis.freeze();
     const outage = log.next(OUTAGE);
-    const hung = await timed(() => store.get('a'));
-    expect(hung.value).toBeUndefined();
-    // The deadline, plus a busy machine's timer lateness.
-    expect(hung.ms).toBeLessThan(TIMEOUT_MS + 250);
+    // Until the misses span the window, each call is a miss: the store is still taken to be there.
+    const outcomes: string[] = [];
+    while (store.sharing) outcomes.push((await store.claimWindow(claim('w', 'a'))).outcome);
     await outage;
-    expect(store.sharing).toBe(false);
-    // While Redis is away no call is made: each answers at once, nothing shared.
-    const calls = await timed(() => Promise.all(Array.from({ length: 50 }, () => store.lock('l', 1_000))));
-    expect(calls.value.every((attempt) => attempt.outcome === 'unavailable')).toBe(true);
-    expect(calls.ms).toBeLessThan(TIMEOUT_MS);
+    expect(new Set(outcomes)).toEqual(new Set(['missed']));
+    expect(outcomes.length).toBeGreaterThan(1);
+    // While Redis is away no call is made: nothing reaches it, and each answers as nothing shared.
+    const writes = proxy.writes;
+    const calls = await Promise.all(Array.from({ length: 50 }, () => store.claimWindow(claim('w', 'a'))));
+    expect(new Set(calls.map((call) => call.outcome))).toEqual(new Set(['unavailable']));
+    expect(proxy.writes).toBe(writes);
     const back = log.next(BACK);
     redis.thaw();
-    await within(back, 10_000, 'Redis to be found back');
-    await store.set('a', 'after', 60_000);
-    expect(await store.get('a')).toBe('after');
+    await within(back, SAFETY_MS, 'Redis to be found back');
+    expect((await store.claimWindow(claim('other', 'b'))).outcome).toBe('taken');
     expect(log.count(OUTAGE)).toBe(1);
     expect(log.count(BACK)).toBe(1);
   });
 
-  it('goes on alone while Redis is killed and shares again once it is restarted', async () => {
-    await store.set('a', 'before', 60_000);
+  it('takes a lost connection for an outage at once, goes on alone, and shares again once Redis is restarted', async () => {
+    await store.publishWindow('w', 'before', 0, 60_000, undefined);
     const outage = log.next(OUTAGE);
     await redis.kill();
-    await within(outage, 10_000, 'the outage to be noticed');
-    const down = await timed(() => store.get('a'));
-    expect(down.value).toBeUndefined();
-    expect(down.ms).toBeLessThan(TIMEOUT_MS);
+    await within(outage, SAFETY_MS, 'the outage to be noticed');
+    expect(await store.claimWindow(claim('w', 'a'))).toEqual({ outcome: 'unavailable', stored: undefined });
     const back = log.next(BACK);
     await redis.restart();
-    await within(back, 10_000, 'Redis to be found back');
-    await store.set('a', 'after', 60_000);
-    expect(await store.get('a')).toBe('after');
+    await within(back, SAFETY_MS, 'Redis to be found back');
+    await store.publishWindow('w', 'after', 0, 60_000, undefined);
+    expect(await store.claimWindow(claim('w', 'a'))).toMatchObject({ outcome: 'fresh', stored: { value: 'after' } });
     expect(log.count(OUTAGE)).toBe(1);
   });
 
   it('starts without Redis, never logging its password, and shares once it is there', async () => {
     const guarded = await startRedisServer({ password: 's3cret-redis-password' });
-    const wrong = new URL(guarded.url);
-    wrong.password = 'wrong-redis-password';
-    const refusedLog = collectedLog();
-    const refused = await RedisStore.open({ url: wrong, keyPrefix: 'test:', commandTimeoutMs: TIMEOUT_MS, log: refusedLog });
     try {
+      const wrong = new URL(guarded.url);
+      wrong.password = 'wrong-redis-password';
+      const refusedLog = collectedLog();
+      const refused = await open({ url: wrong.href, log: refusedLog });
       expect(refused.sharing).toBe(false);
-      expect(await refused.get('a')).toBeUndefined();
+      expect((await refused.claimWindow(claim('a', 'a'))).outcome).toBe('unavailable');
       expect(refusedLog.count(OUTAGE)).toBe(1);
       expect(JSON.stringify(refusedLog.lines)).not.toContain('wrong-redis-password');
-      const right = await RedisStore.open({ url: new URL(guarded.url), keyPrefix: 'test:', commandTimeoutMs: TIMEOUT_MS, log });
-      await right.set('a', 'x', 1_000);
-      expect(await right.get('a')).toBe('x');
-      await right.close();
+      const right = await open({ url: guarded.url });
+      await right.publishWindow('a', 'x', 0, 1_000, undefined);
+      expect(await right.claimWindow(claim('a', 'a'))).toMatchObject({ outcome: 'fresh', stored: { value: 'x' } });
       expect(JSON.stringify(log.lines)).not.toContain('s3cret-redis-password');
     } finally {
-      await refused.close();
+      for (const closing of opened.splice(1)) await closing.close();
       await guarded.stop();
     }
   });

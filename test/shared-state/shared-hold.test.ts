@@ -1,38 +1,43 @@
 import { describe, expect, it } from 'vitest';
 import { UpstreamCircuitOpenError, UpstreamRateLimitHoldError } from '../../src/errors/upstream-errors.js';
-import { HOLD_CLOCK_SKEW_MS, SharedHold } from '../../src/upstream/shared-hold.js';
-import { manualClock } from '../support/clock.js';
+import { heldBackByFleet, SharedHold } from '../../src/upstream/shared-hold.js';
 import { redisStorePerTest } from '../support/redis-server.js';
 
 const LONGEST_HOLD_MS = 60_000;
 
-const store = redisStorePerTest();
+const { store, clock, cli } = redisStorePerTest();
 
 describe('SharedHold', () => {
   it("holds an instance back for another's Retry-After, and for its open circuit, until they end", async () => {
-    const clock = manualClock();
-    const [first, second] = [new SharedHold(store(), clock, LONGEST_HOLD_MS), new SharedHold(store(), clock, LONGEST_HOLD_MS)];
+    const [first, second] = [new SharedHold(store(), LONGEST_HOLD_MS, undefined), new SharedHold(store(), LONGEST_HOLD_MS, undefined)];
     first.hold(LONGEST_HOLD_MS, true);
     await first.written();
-    await expect(first.admit('a search')).resolves.toBeUndefined();
-    await expect(second.admit('a search')).rejects.toThrow(UpstreamRateLimitHoldError);
-    clock.advance(LONGEST_HOLD_MS);
-    await expect(second.admit('a search')).resolves.toBeUndefined();
+    // Its own hold does not hold the instance that wrote it back: it keeps to its own breaker.
+    expect(await store().admit(first.admission)).toEqual({ outcome: 'allowed' });
+    const held = await store().admit(second.admission);
+    expect(held).toEqual({ outcome: 'held back', reason: 'rate_limited', waitMs: LONGEST_HOLD_MS });
+    if (held?.outcome === 'held back') expect(heldBackByFleet(held, 'a search')).toBeInstanceOf(UpstreamRateLimitHoldError);
+    clock().advance(LONGEST_HOLD_MS);
+    expect(await store().admit(second.admission)).toEqual({ outcome: 'allowed' });
 
     first.hold(5_000, false);
     await first.written();
-    await expect(second.admit('a search')).rejects.toThrow(UpstreamCircuitOpenError);
+    const open = await store().admit(second.admission);
+    expect(open).toEqual({ outcome: 'held back', reason: 'circuit_open', waitMs: 5_000 });
+    if (open?.outcome === 'held back') expect(heldBackByFleet(open, 'a search')).toBeInstanceOf(UpstreamCircuitOpenError);
   });
 
-  it('keeps to no hold longer than any instance writes, clock skew allowed: one written by hand would hold the fleet as long as it says', async () => {
-    const clock = manualClock();
-    const hold = new SharedHold(store(), clock, LONGEST_HOLD_MS);
-    const written = (untilMs: number) => JSON.stringify({ by: 'another instance', until: clock() + untilMs, rateLimited: true });
-    await store().set('upstream:hold', written(LONGEST_HOLD_MS + HOLD_CLOCK_SKEW_MS), 3_600_000);
-    await expect(hold.admit('a search')).rejects.toThrow(UpstreamRateLimitHoldError);
-    await store().set('upstream:hold', written(LONGEST_HOLD_MS + HOLD_CLOCK_SKEW_MS + 1), 3_600_000);
-    await expect(hold.admit('a search')).resolves.toBeUndefined();
-    await store().set('upstream:hold', written(Number.MAX_SAFE_INTEGER / 2), 3_600_000);
-    await expect(hold.admit('a search')).resolves.toBeUndefined();
+  it('keeps to no hold longer than any instance writes: one written by hand would hold the fleet as long as it says', async () => {
+    const hold = new SharedHold(store(), LONGEST_HOLD_MS, undefined);
+    const write = (untilMs: number) =>
+      cli('HSET', 'test:upstream:hold', 'by', 'another instance', 'until', String(clock()() + untilMs), 'rateLimited', '1');
+    write(LONGEST_HOLD_MS);
+    expect(await store().admit(hold.admission)).toMatchObject({ outcome: 'held back', reason: 'rate_limited' });
+    write(LONGEST_HOLD_MS + 1);
+    expect(await store().admit(hold.admission)).toEqual({ outcome: 'allowed' });
+    write(Number.MAX_SAFE_INTEGER / 2);
+    expect(await store().admit(hold.admission)).toEqual({ outcome: 'allowed' });
+    cli('HSET', 'test:upstream:hold', 'until', 'nan');
+    expect(await store().admit(hold.admission)).toEqual({ outcome: 'allowed' });
   });
 });

@@ -1,10 +1,8 @@
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Company } from '../../src/upstream/company.js';
-import { SharedWindows } from '../../src/upstream/shared-windows.js';
-import { encodeWindow } from '../../src/upstream/window-codec.js';
+import { SharedWindows, type SharedWindowsOptions } from '../../src/upstream/shared-windows.js';
 import { NO_REPEATS, type SearchWindow } from '../../src/upstream/window-size.js';
-import { manualClock } from '../support/clock.js';
+import { manualClock, type ManualClock } from '../support/clock.js';
 import { redisStorePerTest } from '../support/redis-server.js';
 
 const KEY = 'acme|gb|0';
@@ -12,24 +10,43 @@ const TTL_MS = 60_000;
 const MAX_AGE_MS = 10 * 60_000;
 const HOUR_MS = 60 * 60_000;
 
-const store = redisStorePerTest();
+const { store, clock } = redisStorePerTest();
+
+function windows(instanceClock: ManualClock): SharedWindows {
+  const options: SharedWindowsOptions = {
+    store: store(),
+    ttlMs: TTL_MS,
+    refreshMs: TTL_MS,
+    maxAgeMs: MAX_AGE_MS,
+    pageSize: 10,
+    fetchTimeoutMs: 1_000,
+    clock: instanceClock,
+    admission: { holder: 'instance', longestHoldMs: 60_000 },
+    heldBack: () => new Error('held back'),
+  };
+  return new SharedWindows(options);
+}
+
+function fetched(instanceClock: ManualClock, slots: (Company | null)[] = []): () => Promise<SearchWindow> {
+  return async () => ({ slots, repeated: NO_REPEATS, total: slots.length, fetchedAt: instanceClock() });
+}
 
 describe('SharedWindows', () => {
-  it('takes a window stamped later than its own clock (a writer whose clock runs ahead) as fetched now, no fresher', async () => {
-    const clock = manualClock();
-    const windows = new SharedWindows({ store: store(), ttlMs: TTL_MS, maxAgeMs: MAX_AGE_MS, pageSize: 10, fetchTimeoutMs: 1_000, clock });
-    // What an instance whose clock is an hour ahead publishes.
-    const ahead: SearchWindow = { slots: [], repeated: NO_REPEATS, total: 0, fetchedAt: clock() + HOUR_MS };
-    await store().set(`w:${createHash('sha256').update(KEY).digest('base64url')}`, encodeWindow(KEY, ahead), HOUR_MS * 2);
-
-    const read = await windows.read(KEY);
-    // Judged by its stamp, it would stay fresh here, and in every in-process cache it lands in, for an hour past its age.
-    expect(read?.fetchedAt).toBe(clock());
+  it("judges a window's age on the store's clock: one an instance an hour ahead publishes is no fresher for another", async () => {
+    const ahead = manualClock(clock()() + HOUR_MS);
+    const behind = manualClock(clock()());
+    await windows(ahead).fetch(KEY, undefined, fetched(ahead), false);
+    const fresh = await windows(behind).lookup(KEY);
+    expect(fresh).toMatchObject({ window: { fetchedAt: behind() }, claim: undefined });
+    for (const moving of [clock(), ahead, behind]) moving.advance(TTL_MS + 1);
+    // Past its TTL on the one clock: stale for every instance, whose lookup claims the fetch.
+    const stale = await windows(behind).lookup(KEY);
+    expect(stale.window?.fetchedAt).toBe(behind() - TTL_MS - 1);
+    expect(stale.claim?.answer.outcome).toBe('taken');
   });
 
   it('reads back every window it publishes, whatever the upstream sent that its parser accepted', async () => {
-    const clock = manualClock();
-    const windows = new SharedWindows({ store: store(), ttlMs: TTL_MS, maxAgeMs: MAX_AGE_MS, pageSize: 10, fetchTimeoutMs: 1_000, clock });
+    const shared = windows(clock());
     const company = (fields: Partial<Company>): Company => ({
       name: 'Acme',
       companyNumber: '1',
@@ -47,13 +64,8 @@ describe('SharedWindows', () => {
     const slots = [company({ name: 'n'.repeat(20_000) }), company({ incorporatedDate: new Date('+010000-01-01T00:00:00Z') })];
     for (const [index, slot] of slots.entries()) {
       const key = `${KEY}|${index}`;
-      await windows.fetch(key, Number.NEGATIVE_INFINITY, async () => ({
-        slots: [slot],
-        repeated: NO_REPEATS,
-        total: 1,
-        fetchedAt: clock(),
-      }));
-      expect((await windows.read(key))?.slots).toEqual([slot]);
+      await shared.fetch(key, undefined, fetched(clock(), [slot]), false);
+      expect((await shared.lookup(key)).window?.slots).toEqual([slot]);
     }
   });
 });

@@ -4,12 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { send } from '../support/http.js';
 import { descendantsOf, isListening, isRunning, type ProcessIdentity } from '../support/processes.js';
-import { within } from '../support/within.js';
+import { PROCESS_START_MS, SAFETY_MS, within } from '../support/within.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Safety bounds: the start script compiles first when src/ changed since the last build, which on a busy machine takes a minute. */
-const READY_TIMEOUT_MS = 120_000;
-const EXIT_TIMEOUT_MS = 15_000;
+const READY_TIMEOUT_MS = PROCESS_START_MS;
+const EXIT_TIMEOUT_MS = SAFETY_MS;
 
 interface NpmRun {
   npm: ChildProcess;

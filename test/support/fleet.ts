@@ -5,12 +5,15 @@ import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
 import { startLookupService, type LookupService, type LookupServiceOptions } from '../../src/lookup-service/index.js';
 import type { Clock } from '../../src/upstream/resilience/clock.js';
 import { send, type HttpAnswer } from './http.js';
+import { startRedisProxy, type RedisProxy } from './redis-proxy.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 
 /** Several gateways sharing one Redis in front of one embedded lookup service, as a fleet behind a load balancer. */
 export interface Fleet {
   lookup: LookupService;
   redis: RedisServer;
+  /** With `redisProxies`, the proxy each instance reaches Redis through, by index. */
+  proxies: RedisProxy[];
   gateways: RunningGateway[];
   /** Each gateway's log lines, as written. */
   logs: string[][];
@@ -39,8 +42,12 @@ export interface FleetOptions {
   instances?: number;
   gateway?: Partial<Omit<GatewayConfig, 'upstream'>>;
   lookup?: LookupServiceOptions;
-  /** One clock for every instance's circuit breaker and token, e.g. a `manualClock()`. */
+  /** One clock for every instance (circuit breaker, token, caches) and for Redis's scripts, e.g. a `manualClock()`. */
   clock?: Clock;
+  /** A clock of its own for some instances, by index (one running ahead of the others, say); Redis keeps `clock`. */
+  instanceClocks?: (Clock | undefined)[];
+  /** Each instance reaches Redis through a proxy of its own (`fleet.proxies`), to slow or cut its network. */
+  redisProxies?: boolean;
 }
 
 export const SEARCH_DOCUMENT = `query Search($q: String!, $jurisdiction: CountryCode!, $pageSize: Int, $after: String) {
@@ -49,48 +56,46 @@ export const SEARCH_DOCUMENT = `query Search($q: String!, $jurisdiction: Country
   }
 }`;
 
+/** Starts Redis, the lookup service and the instances, all instances together (as a fleet is deployed) and with the default settings but for `options.gateway`. */
 export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
   const redis = await startRedisServer();
   const lookup = await startLookupService(options.lookup);
-  const logs: string[][] = [];
+  const count = options.instances ?? 3;
+  const proxies = options.redisProxies ? await Promise.all(Array.from({ length: count }, () => startRedisProxy(redis.url))) : [];
+  const logs: string[][] = Array.from({ length: count }, () => []);
   const lineAdded = new EventEmitter();
   lineAdded.setMaxListeners(0);
-  const gateways: RunningGateway[] = [];
-  try {
-    for (let i = 0; i < (options.instances ?? 3); i++) {
-      const lines: string[] = [];
-      logs.push(lines);
-      const config = {
-        ...readConfig({}),
-        port: 0,
-        logLevel: 'info' as const,
-        redisUrl: new URL(redis.url),
-        // Every test client comes from 127.0.0.1, as from one proxy.
-        maxConnectionsPerAddress: 0,
-        // Three gateways and their clients in one process on a busy machine run late; a Redis deadline shorter than
-        // that lag makes an instance go on alone, which the outage test checks with the default deadline.
-        redisCommandTimeoutMs: 1_000,
-        ...options.gateway,
-      };
-      gateways.push(
-        await startGateway(
-          config,
-          { url: new URL(lookup.url), ...lookup.credentials },
-          createLogger(config.logLevel, {
-            write: (line: string) => {
-              lines.push(line);
-              lineAdded.emit('line');
-            },
-          }),
-          { clock: options.clock },
-        ),
-      );
-    }
-  } catch (error) {
+  const starting = logs.map((lines, i) => {
+    const config = {
+      ...readConfig({}),
+      port: 0,
+      logLevel: 'info' as const,
+      redisUrl: new URL(proxies[i]?.url ?? redis.url),
+      // Every test client comes from 127.0.0.1, as from one proxy.
+      maxConnectionsPerAddress: 0,
+      ...options.gateway,
+    };
+    return startGateway(
+      config,
+      { url: new URL(lookup.url), ...lookup.credentials },
+      createLogger(config.logLevel, {
+        write: (line: string) => {
+          lines.push(line);
+          lineAdded.emit('line');
+        },
+      }),
+      { clock: options.instanceClocks?.[i] ?? options.clock, redisClock: options.clock },
+    );
+  });
+  const started = await Promise.allSettled(starting);
+  const gateways = started.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+  const failure = started.find((outcome) => outcome.status === 'rejected');
+  if (failure !== undefined) {
     await Promise.all(gateways.map((gateway) => gateway.close()));
+    await Promise.all(proxies.map((proxy) => proxy.close()));
     await lookup.close();
     await redis.stop();
-    throw error;
+    throw failure.reason;
   }
   const post = (index: number, body: unknown, headers: Record<string, string> = {}) =>
     send(gateways[index % gateways.length]!.graphqlUrl, {
@@ -101,6 +106,7 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
   return {
     lookup,
     redis,
+    proxies,
     gateways,
     logs,
     logged(index, text, count = 1) {
@@ -123,6 +129,7 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
     },
     async close() {
       await Promise.all(gateways.map((gateway) => gateway.close()));
+      await Promise.all(proxies.map((proxy) => proxy.close()));
       await lookup.close();
       await redis.stop();
     },

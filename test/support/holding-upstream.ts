@@ -1,8 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
-import { expect, vi } from 'vitest';
+import { expect } from 'vitest';
 import type { Stack } from './stack.js';
+import { eventually } from './within.js';
 
 /** A proxy in front of the lookup service that holds one search until the test lets it go. */
 export interface HoldingUpstream {
@@ -97,5 +98,5 @@ export async function leaveWhileHeld(
   leaving.abort();
   await abandoned;
   await client.destroy();
-  await vi.waitFor(() => expect(stack.logs.some((line) => line.includes('The client left before its answer was ready'))).toBe(true));
+  await eventually(() => expect(stack.logs.some((line) => line.includes('The client left before its answer was ready'))).toBe(true));
 }

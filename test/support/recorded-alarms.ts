@@ -15,6 +15,10 @@ export interface RecordedAlarms {
   forgetSilenced(): void;
   /** Checks that exactly one alarm was set since, for more than 0 and at most `atMostMs`, and rings it. */
   ringTheOnlyOne(atMostMs: number): void;
+  /** How many alarms were set since the last forgetSilenced(). */
+  readonly count: number;
+  /** Rings every alarm set since, from the `first`-th (0-based) on, in the order they were set. */
+  ringFrom(first: number): void;
 }
 
 export function recordedAlarms(): RecordedAlarms {
@@ -37,6 +41,12 @@ export function recordedAlarms(): RecordedAlarms {
       expect(alarm.ms).toBeGreaterThan(0);
       expect(alarm.ms).toBeLessThanOrEqual(atMostMs);
       alarm.ring();
+    },
+    get count() {
+      return set.length;
+    },
+    ringFrom(first) {
+      for (const alarm of set.slice(first)) alarm.ring();
     },
   };
 }

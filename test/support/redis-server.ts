@@ -1,9 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { afterEach, beforeEach } from 'vitest';
+import { readConfig } from '../../src/gateway/config/gateway-config.js';
+
+/** The deadline every gateway has unless REDIS_COMMAND_TIMEOUT_MS says otherwise. */
+const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = readConfig({}).redisCommandTimeoutMs;
 import type { UpstreamLog } from '../../src/upstream/log.js';
+import type { Clock } from '../../src/upstream/resilience/clock.js';
 import { RedisStore } from '../../src/shared-state/redis-store.js';
+import { manualClock, type ManualClock } from './clock.js';
 import { collectedLog } from './log-lines.js';
 import { within } from './within.js';
 
@@ -105,13 +111,19 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   };
 }
 
-/** A redis-server of its own and a RedisStore on it (keys under `test:`), for tests of the store's users; `close` stops both. */
+/** A redis-server of its own and a RedisStore on it (keys under `test:`, scripts on `clock`), for tests of the store's users; `close` stops both. */
 export async function startRedisStore(
   log: UpstreamLog,
-  commandTimeoutMs = 1_000,
+  clock?: Clock,
 ): Promise<{ redis: RedisServer; store: RedisStore; close(): Promise<void> }> {
   const redis = await startRedisServer();
-  const store = await RedisStore.open({ url: new URL(redis.url), keyPrefix: 'test:', commandTimeoutMs, log });
+  const store = await RedisStore.open({
+    url: new URL(redis.url),
+    keyPrefix: 'test:',
+    commandTimeoutMs: DEFAULT_REDIS_COMMAND_TIMEOUT_MS,
+    log,
+    clock,
+  });
   return {
     redis,
     store,
@@ -122,19 +134,34 @@ export async function startRedisStore(
   };
 }
 
+/** What redisStorePerTest gives a test: its own Redis, a store on it, and the store's clock. */
+export interface StorePerTest {
+  store(): RedisStore;
+  /** The clock the store's scripts judge ages and waits by; it stands still until the test moves it. */
+  clock(): ManualClock;
+  /** redis-cli against the test's Redis: one command, its output (keys under `test:`). */
+  cli(...args: string[]): string;
+}
+
 /**
  * A redis-server and a RedisStore on it for each test of the calling file,
  * both stopped after the test: call at the top of the file, and `store()` in
  * a test is that test's own, empty store.
  */
-export function redisStorePerTest(): () => RedisStore {
-  let started: Awaited<ReturnType<typeof startRedisStore>> | undefined;
+export function redisStorePerTest(): StorePerTest {
+  let started: (Awaited<ReturnType<typeof startRedisStore>> & { clock: ManualClock }) | undefined;
   beforeEach(async () => {
-    started = await startRedisStore(collectedLog());
+    const clock = manualClock();
+    started = { ...(await startRedisStore(collectedLog(), clock)), clock };
   });
   afterEach(() => started?.close());
-  return () => {
+  const current = () => {
     if (started === undefined) throw new Error('redisStorePerTest: the store exists only inside a test');
-    return started.store;
+    return started;
+  };
+  return {
+    store: () => current().store,
+    clock: () => current().clock,
+    cli: (...args) => execFileSync('redis-cli', ['-p', new URL(current().redis.url).port, ...args], { encoding: 'utf8' }),
   };
 }

@@ -172,15 +172,18 @@ describe('TokenManager', () => {
     expect(await again).toBe('first');
   });
 
-  it('cools down the same way when told that a token it had just issued was refused', async () => {
+  it('backs off, without the refused-credentials cool-down, when told that search refused a token it had just issued', async () => {
     const { calls, tokens, clock } = manager();
     const first = tokens.getToken();
     calls[0]!.answer(200, issued('first'));
+    expect(await tokens.current()).toMatchObject({ value: 'first', issued: 1 });
     await first;
     tokens.invalidate('first');
-    const refusal = tokens.refuse(new UpstreamAuthError('search refused the renewed token'));
+    const refusal = tokens.newTokenRefused(new UpstreamAuthError('search refused the renewed token'));
     await expect(tokens.getToken()).rejects.toBe(refusal);
-    clock.advance(REFUSED_COOLDOWN_MS);
+    // Only the token endpoint refuses the credentials: this is a failure like any other, backed off as one.
+    expect(tokens.status().state).toBe('failing');
+    clock.advance(TOKEN_BACKOFF_BASE_MS);
     void tokens.getToken();
     expect(calls).toHaveLength(2);
   });

@@ -491,9 +491,9 @@ export const sharedStateSettings = {
   redisCommandTimeoutMs: setting({
     env: 'REDIS_COMMAND_TIMEOUT_MS',
     kind: integer(1, 10_000, 'ms'),
-    // A local Redis answers in well under a millisecond; a hung one must not hold a request much longer.
-    default: 50,
-    doc: "the gateway's own deadline on each Redis call (node-redis holds none against a hung server); a call that fails or misses it takes Redis to be away: the instance goes on alone, makes no Redis call until a probe (every 500 ms) finds it back, and logs the outage once and its end once",
+    // Chosen from the answers Redis gives on a loaded 2-core host (docs/behaviour.md, *When Redis fails*): late ones are misses, not outages.
+    default: 250,
+    doc: "the gateway's own deadline on each Redis call (node-redis holds none against a hung server); a call without an answer by then is a miss (the instance asks again, or waits on). Redis is taken to be away on a failed connection, or when no call has been answered within this deadline for four times as long (at least 1 s): the instance goes on alone, makes no Redis call until a probe (every 500 ms) is answered in time, and logs the outage once and its end once",
   }),
 };
 

@@ -1,5 +1,5 @@
 import { UpstreamBudgetSpentError } from '../../errors/upstream-errors.js';
-import type { SharedStore } from '../shared-store.js';
+import type { BucketShape } from '../shared-store.js';
 import { systemClock, type Clock } from './clock.js';
 
 /** Background refreshes stop while less than this share of the budget is left, so that requests waiting for data get the rest. */
@@ -8,56 +8,61 @@ export const BACKGROUND_RESERVE_SHARE = 0.2;
 export interface CallBudgetOptions {
   /** Upstream calls per minute, token calls included: at most this many at once, refilled at this rate. */
   perMinute: number;
-  /** The fleet's store: one budget for every instance. Without it, or while it cannot answer, this instance's own. */
-  shared?: SharedStore | undefined;
   clock?: Clock | undefined;
 }
 
-const BUDGET_KEY = 'upstream:budget';
+/** The fleet's budget as the store's scripts take from it, in the same step as what else decides a call. */
+export interface SharedBudget {
+  key: string;
+  shape: BucketShape;
+  /** What a background refresh must leave. */
+  reserve: number;
+}
 
 /**
  * The upstream calls the partner agreement allows, as a token bucket: a call
  * takes one or is not made. Background refreshes give way first: they take
  * one only while more than BACKGROUND_RESERVE_SHARE of the budget is left.
+ * In a fleet the store keeps one bucket for every instance (`shared`); this
+ * instance's own decides alone, or while the store cannot answer.
  */
 export class CallBudget {
-  readonly #shape: { burst: number; perMinute: number };
-  readonly #reserve: number;
-  readonly #shared: SharedStore | undefined;
+  readonly shared: SharedBudget;
   readonly #clock: Clock;
   #tokens: number;
   #updatedAt: number;
 
   constructor(options: CallBudgetOptions) {
-    this.#shape = { burst: options.perMinute, perMinute: options.perMinute };
-    this.#reserve = Math.floor(options.perMinute * BACKGROUND_RESERVE_SHARE);
-    this.#shared = options.shared;
+    this.shared = {
+      key: 'upstream:budget',
+      shape: { burst: options.perMinute, perMinute: options.perMinute },
+      reserve: Math.floor(options.perMinute * BACKGROUND_RESERVE_SHARE),
+    };
     this.#clock = options.clock ?? systemClock;
     this.#tokens = options.perMinute;
     this.#updatedAt = this.#clock();
   }
 
-  /** Takes one call from the budget, or throws UpstreamBudgetSpentError naming when the next could be made. */
-  async take(where: string, background: boolean): Promise<void> {
-    const keep = background ? this.#reserve : 0;
-    const shared = this.#shared && (await this.#shared.take(BUDGET_KEY, this.#shape, 1, keep));
-    const decision = shared ?? this.#takeLocal(keep);
-    if (decision.allowed) return;
-    throw new UpstreamBudgetSpentError(
-      `Company lookup service is not called for ${where}: UPSTREAM_MAX_CALLS_PER_MINUTE (${this.#shape.perMinute}) is spent${background ? ' for background refreshes' : ''}`,
-      decision.retryAfterMs,
-    );
-  }
-
-  #takeLocal(keep: number): { allowed: true } | { allowed: false; retryAfterMs: number } {
+  /** Takes one call from this instance's own budget, or throws UpstreamBudgetSpentError naming when the next could be made. */
+  take(where: string, background: boolean): void {
+    const { burst, perMinute } = this.shared.shape;
+    const keep = background ? this.shared.reserve : 0;
     const now = this.#clock();
-    const perMs = this.#shape.perMinute / 60_000;
-    this.#tokens = Math.min(this.#shape.burst, this.#tokens + Math.max(0, now - this.#updatedAt) * perMs);
+    const perMs = perMinute / 60_000;
+    this.#tokens = Math.min(burst, this.#tokens + Math.max(0, now - this.#updatedAt) * perMs);
     this.#updatedAt = now;
     if (this.#tokens - 1 >= keep) {
       this.#tokens -= 1;
-      return { allowed: true };
+      return;
     }
-    return { allowed: false, retryAfterMs: Math.ceil((keep + 1 - this.#tokens) / perMs) };
+    throw this.spent(where, background, Math.ceil((keep + 1 - this.#tokens) / perMs));
+  }
+
+  /** The error of a call the budget (this instance's or the fleet's) has no room for, the next in `waitMs`. */
+  spent(where: string, background: boolean, waitMs: number): UpstreamBudgetSpentError {
+    return new UpstreamBudgetSpentError(
+      `Company lookup service is not called for ${where}: UPSTREAM_MAX_CALLS_PER_MINUTE (${this.shared.shape.perMinute}) is spent${background ? ' for background refreshes' : ''}`,
+      waitMs,
+    );
   }
 }

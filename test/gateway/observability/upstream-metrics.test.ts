@@ -1,9 +1,10 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../../src/gateway/access/api-keys.js';
 import { manualClock } from '../../support/clock.js';
 import { json } from '../../support/http.js';
 import { changes, moved, scrape } from '../../support/metrics.js';
 import { startStack } from '../../support/stack.js';
+import { eventually } from '../../support/within.js';
 
 const search = (q: string) => ({ query: `{ searchCompanies(q: "${q}", jurisdiction: "GB") { totalCount } }` });
 
@@ -72,13 +73,13 @@ describe('metrics of the upstream client', () => {
       // Past the refresh point (an hour less its 60 s margin), not yet expired: the search goes on with the old token.
       clock.advance(3_600_000 - 30_000);
       expect((await stack.post(search('near expiry'))).status).toBe(200);
-      await vi.waitFor(() => expect(stack.lookup.counters.tokenRequests).toBe(2), { timeout: 5_000, interval: 5 });
-      await vi.waitFor(
+      await eventually(() => expect(stack.lookup.counters.tokenRequests).toBe(2));
+      await eventually(
         async () =>
           expect(moved(first, await scrape(metricsUrl), 'csg_upstream_token_renewals_total')).toEqual({
             'csg_upstream_token_renewals_total{trigger="early",result="success"}': 1,
           }),
-        { timeout: 5_000, interval: 10 },
+        10,
       );
       expect((await scrape(metricsUrl)).series.get('csg_upstream_token_expiry_seconds')).toBe(3_600);
     } finally {

@@ -35,9 +35,9 @@ async function openTheCircuit() {
 describe('circuit breaker', () => {
   it('stops calling the upstream after a run of failures and answers UPSTREAM_UNAVAILABLE at once', async () => {
     await openTheCircuit();
-    const startedAt = performance.now();
+    // A search the upstream would hold for a minute: answered at once all the same, as none is made.
+    stack.lookup.knobs.searchLatencyMs = 60_000;
     const { body } = await stack.execute(DashboardSearchDocument, freshSearch());
-    expect(performance.now() - startedAt).toBeLessThan(200);
     expect(body.errors).toEqual([
       expect.objectContaining({
         // The 400 ms cool-down, told in whole seconds.

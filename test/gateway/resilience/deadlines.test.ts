@@ -1,9 +1,10 @@
 import { print } from 'graphql';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { DashboardSearchDocument } from '../../generated/graphql.js';
 import { type HoldingUpstream, holdingUpstream, leaveWhileHeld } from '../../support/holding-upstream.js';
 import { recordedAlarms } from '../../support/recorded-alarms.js';
 import { startStack, type Stack, type StackOptions } from '../../support/stack.js';
+import { eventually } from '../../support/within.js';
 
 let stack: Stack | undefined;
 afterEach(() => stack?.close());
@@ -50,7 +51,7 @@ describe('request deadline', () => {
 
     // The call runs on past its caller's deadline, and its window serves the next request without another call.
     upstream.release();
-    await vi.waitFor(() => expect(stack.lookup.counters.searchesAnswered).toBe(1), { timeout: 5_000, interval: 10 });
+    await eventually(() => expect(stack.lookup.counters.searchesAnswered).toBe(1), 10);
     const recovered = await stack.execute(DashboardSearchDocument, { q: 'ferncastle', jurisdiction: 'GB' });
     expect(recovered.body.errors).toBeUndefined();
     expect(recovered.body.data!.searchCompanies.nodes).toHaveLength(10);
@@ -75,8 +76,8 @@ describe('a client that leaves', () => {
     await leaveWhileHeld(stack, upstream, query);
     upstream.release();
     // The call runs on without its client: the lookup service answers it, and the gateway caches the window.
-    await vi.waitFor(() => expect(stack.lookup.counters.searchesAnswered).toBe(1), { timeout: 5_000, interval: 10 });
-    await vi.waitFor(() => expect(stack.lookup.counters.searchesInFlight).toBe(0), { timeout: 5_000, interval: 10 });
+    await eventually(() => expect(stack.lookup.counters.searchesAnswered).toBe(1), 10);
+    await eventually(() => expect(stack.lookup.counters.searchesInFlight).toBe(0), 10);
 
     const next = await stack.execute(DashboardSearchDocument, { q: 'ferncastle', jurisdiction: 'GB' });
     expect(next.body.errors).toBeUndefined();

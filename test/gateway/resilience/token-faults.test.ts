@@ -24,15 +24,22 @@ describe('token endpoint faults', () => {
     expect(stack.lookup.counters.tokenRequests).toBe(2);
   });
 
-  it('cools down too when search refuses a token the upstream has just issued', async () => {
-    stack = await startStack({ gateway: { tokenRefusedCooldownMs: 60_000 } });
+  it('backs off, without the refused-credentials cool-down, when search refuses a token the upstream has just issued', async () => {
+    const clock = manualClock();
+    stack = await startStack({ clock, gateway: { tokenRefusedCooldownMs: 60_000 } });
     expect(await errorCode(stack)).toBeUndefined();
     stack.lookup.counters.reset();
     stack.lookup.knobs.failSearch({ status: 401 }, Number.POSITIVE_INFINITY);
     for (let search = 0; search < 10; search++) expect(await errorCode(stack)).toBe('UPSTREAM_AUTH_FAILED');
-    // The first search: the refused token, one renewal, the renewed token refused; then nothing until the cool-down ends.
+    // The first search: the refused token, one renewal, the renewed token refused; then nothing until the backoff ends.
     expect(stack.lookup.counters.searchRequests).toBe(2);
     expect(stack.lookup.counters.tokenRequests).toBe(1);
+    // Only the token endpoint refuses the credentials: no cool-down, and no alarm that they were refused.
+    expect(stack.logs.filter((line) => line.includes('refused the client credentials'))).toEqual([]);
+    expect(stack.logs.filter((line) => line.includes('refused a service token it had just issued'))).toHaveLength(1);
+    clock.advance(TOKEN_BACKOFF_BASE_MS);
+    expect(await errorCode(stack)).toBe('UPSTREAM_AUTH_FAILED');
+    expect(stack.lookup.counters).toMatchObject({ tokenRequests: 2, searchRequests: 3 });
   });
 
   it('asks once for the many concurrent searches waiting on a refused credential', async () => {
