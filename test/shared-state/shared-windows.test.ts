@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Company } from '../../src/upstream/company.js';
+import { COMPANY, type Company } from '../../src/upstream/company.js';
 import { SharedWindows } from '../../src/upstream/shared-windows.js';
 import { encodeWindow } from '../../src/upstream/window-codec.js';
 import { NO_REPEATS, type SearchWindow } from '../../src/upstream/window-size.js';
@@ -42,9 +42,12 @@ describe('SharedWindows', () => {
       avatar: null,
       ...fields,
     });
-    // The upstream's parser bounds neither a name's length nor a date's year; a window it cannot read back is fetched
+    // A name as long as the upstream's parser takes, and a date past year 9999; a window it cannot read back is fetched
     // anew by every instance, one upstream call each.
-    const slots = [company({ name: 'n'.repeat(20_000) }), company({ incorporatedDate: new Date('+010000-01-01T00:00:00Z') })];
+    const slots = [
+      company({ name: 'n'.repeat(COMPANY.name.maxLength) }),
+      company({ incorporatedDate: new Date('+010000-01-01T00:00:00Z') }),
+    ];
     for (const [index, slot] of slots.entries()) {
       const key = `${KEY}|${index}`;
       await windows.fetch(key, Number.NEGATIVE_INFINITY, async () => ({

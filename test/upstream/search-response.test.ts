@@ -85,10 +85,10 @@ describe('readSearchResponse', () => {
     );
   });
 
-  it('leaves out a result without a name or number, keeping the others in their places', () => {
+  it('leaves out a result without a name or number, keeping the others in their places, and says which was missing', () => {
     const answer = read({ results: [company({ name: '  ' }), company({ companyNumber: 7 }), 'text', null, company()], total: 5 });
     expect(answer.slots.map((slot) => slot?.name ?? null)).toEqual([null, null, null, null, 'Ferncastle Holdings Ltd']);
-    expect(answer.invalidFields).toEqual(['results[0]', 'results[1]', 'results[2]', 'results[3]']);
+    expect(answer.invalidFields).toEqual(['results[0].name', 'results[1].companyNumber', 'results[2]', 'results[3]']);
   });
 
   it('ignores fields it does not know', () => {
