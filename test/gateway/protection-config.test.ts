@@ -8,6 +8,7 @@ import {
   DEFAULT_MAX_DIRECTIVES,
   DEFAULT_MAX_DOCUMENT_LENGTH,
   DEFAULT_MAX_EXPANDED_SELECTIONS,
+  DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_RESULT_FIELDS,
   DEFAULT_MAX_TOKENS,
   DEFAULT_MAX_UPSTREAM_SEARCHES,
@@ -37,6 +38,7 @@ describe('protection settings', () => {
       maxExpandedSelections: DEFAULT_MAX_EXPANDED_SELECTIONS,
       maxUpstreamSearches: DEFAULT_MAX_UPSTREAM_SEARCHES,
       maxResultFields: DEFAULT_MAX_RESULT_FIELDS,
+      maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
       batchingLimit: DEFAULT_BATCHING_LIMIT,
       corsAllowedOrigins: [],
       apiKeys: [],
@@ -51,6 +53,17 @@ describe('protection settings', () => {
     });
     expect(DEFAULT_MAX_UPSTREAM_SEARCHES).toBe(5);
     expect(DEFAULT_BATCHING_LIMIT).toBe(0);
+  });
+
+  it('takes MAX_RESPONSE_BYTES from 16 KiB to 64 MiB', () => {
+    expect(readConfig({ MAX_RESPONSE_BYTES: '16384' }).maxResponseBytes).toBe(16_384);
+    expect(readConfig({ MAX_RESPONSE_BYTES: '67108864' }).maxResponseBytes).toBe(67_108_864);
+    expect(problemsOf({ MAX_RESPONSE_BYTES: '16383' })).toEqual([
+      'MAX_RESPONSE_BYTES must be a whole number from 16384 to 67108864, got "16383"',
+    ]);
+    expect(problemsOf({ MAX_RESPONSE_BYTES: '1MiB' })).toEqual([
+      'MAX_RESPONSE_BYTES must be a whole number from 16384 to 67108864, got "1MiB"',
+    ]);
   });
 
   it('in production turns GraphiQL and introspection off and wants client access decided', () => {

@@ -58,6 +58,12 @@ export const DEFAULT_MAX_UPSTREAM_SEARCHES = 5;
  * (126,045 fields, a 993 KB answer).
  */
 export const DEFAULT_MAX_RESULT_FIELDS = 10_000;
+/**
+ * About thirty times the company card at a page of 50: room for any answer a
+ * client asks for in earnest, far below what one long upstream string under
+ * every alias made of an answer.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 export const DEFAULT_BATCHING_LIMIT = 0;
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 export const DEFAULT_RATE_LIMIT_BURST = 100;

@@ -6,6 +6,7 @@ import {
   DEFAULT_MAX_DIRECTIVES,
   DEFAULT_MAX_DOCUMENT_LENGTH,
   DEFAULT_MAX_EXPANDED_SELECTIONS,
+  DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_RESULT_FIELDS,
   DEFAULT_MAX_TOKENS,
   DEFAULT_MAX_UPSTREAM_SEARCHES,
@@ -30,6 +31,8 @@ export interface RequestLimitSettings {
   maxUpstreamSearches: number;
   /** Most fields an operation's answer may hold, each counted once per entry of the lists above it. */
   maxResultFields: number;
+  /** Most bytes of JSON one request's answer may hold. */
+  maxResponseBytes: number;
   /** Most operations in one batched request; 0: batching off. */
   batchingLimit: number;
   searchMaxQueryLength: number;
@@ -56,6 +59,7 @@ export function readRequestLimits(reader: EnvReader): RequestLimitSettings {
     maxExpandedSelections: reader.integer('MAX_EXPANDED_SELECTIONS', DEFAULT_MAX_EXPANDED_SELECTIONS, 1, 1_000_000),
     maxUpstreamSearches: reader.integer('MAX_UPSTREAM_SEARCHES', DEFAULT_MAX_UPSTREAM_SEARCHES, 1, 1_000),
     maxResultFields: reader.integer('MAX_RESULT_FIELDS', DEFAULT_MAX_RESULT_FIELDS, 1, 10_000_000),
+    maxResponseBytes: reader.integer('MAX_RESPONSE_BYTES', DEFAULT_MAX_RESPONSE_BYTES, 16 * 1024, 64 * 1024 * 1024),
     batchingLimit: reader.integer('BATCHING_LIMIT', DEFAULT_BATCHING_LIMIT, 0, 100),
     searchMaxQueryLength: reader.integer('SEARCH_MAX_QUERY_LENGTH', DEFAULT_SEARCH_MAX_QUERY_LENGTH, 1, 10_000),
   };

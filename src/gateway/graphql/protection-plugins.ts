@@ -30,6 +30,8 @@ export interface YogaProtection {
   maxExpandedSelections: number;
   maxUpstreamSearches: number;
   maxResultFields: number;
+  /** Most bytes of JSON one request's answer may hold (limits/use-max-response-bytes.ts, which yoga.ts places before the notes join the answer). */
+  maxResponseBytes: number;
   /** Most operations in one batched request; 0: batching off. */
   batchingLimit: number;
   trustedDocuments: TrustedDocuments | undefined;

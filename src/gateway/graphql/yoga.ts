@@ -19,6 +19,7 @@ import { useErrorRequestIds } from './use-error-request-ids.js';
 import { useRequestId } from './use-request-id.js';
 import { useResponseNotes } from './use-response-notes.js';
 import { useLaneHandoff } from './use-lane-handoff.js';
+import { useMaxResponseBytes } from '../limits/use-max-response-bytes.js';
 import { useVariableErrorCodes } from './use-variable-error-codes.js';
 
 export interface GatewayOptions {
@@ -74,6 +75,8 @@ export function createGateway({
     // direct-answers.ts writes answers without errors past the onResultProcess hooks: none of these may change such an answer there.
     plugins: [
       ...tracingPlugins,
+      // Before the notes join the answer: it counts them, and drops them with an answer it refuses.
+      useMaxResponseBytes({ maxBytes: protection.maxResponseBytes }),
       useResponseNotes(),
       useVariableErrorCodes(),
       ...protectionPlugins(protection),
