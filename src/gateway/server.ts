@@ -14,6 +14,7 @@ import { accessLoggerOf, loggedPath, type Logger } from './logger.js';
 import { GRAPHQL_PATH } from './paths.js';
 import { answerUnhandledRequests } from './http/unhandled-requests.js';
 import { applySocketTimeouts } from './http/socket-timeouts.js';
+import { UNREAD_ANSWERS_SHARE, UnreadAnswers } from './http/unread-answers.js';
 import { trackUnservedConnections } from './http/unserved-connections.js';
 import { createRequestHandler, type GraphiqlRoutes, type RequestHandler, type RequestHandlerOptions } from './http/request-handler.js';
 import { ResponseCache, RESPONSE_CACHE_SHARE } from './response-cache/response-cache.js';
@@ -63,6 +64,8 @@ export interface RunningGateway {
   graphiqlUrl: string | undefined;
   /** Bytes the caches hold now: upstream windows, serialized answers and parsed documents together, within CACHE_MAX_BYTES. */
   readonly cacheBytes: number;
+  /** Bytes of answers held now for clients that have not taken them in, within UNREAD_ANSWERS_SHARE times MAX_RESPONSE_BYTES. */
+  readonly unreadAnswerBytes: number;
   /** Where Prometheus scrapes, with METRICS_PORT set. */
   metricsUrl: string | undefined;
   /** Resolves once the token asked for at start has come, or failed (logged); at once when none was asked for. */
@@ -146,6 +149,7 @@ export async function startGateway(
     graphiqlAvailability(config) === 'served'
       ? createGraphiqlResponder({ page: { title: GRAPHIQL_TITLE, defaultQuery: GRAPHIQL_EXAMPLE_QUERY }, logger })
       : undefined;
+  const unreadAnswers = new UnreadAnswers(config.maxResponseBytes * UNREAD_ANSWERS_SHARE, logger);
   const handleRequest = requestHandlerFor(
     config,
     createYogaResponder(
@@ -161,6 +165,7 @@ export async function startGateway(
     readiness,
     metrics,
     options.clock,
+    unreadAnswers,
   );
 
   const accessLogger = accessLoggerOf(logger);
@@ -254,6 +259,9 @@ export async function startGateway(
     get cacheBytes() {
       return upstream.cacheBytes + (responseCache?.bytes ?? 0) + documents.bytes;
     },
+    get unreadAnswerBytes() {
+      return unreadAnswers.bytes;
+    },
     metricsUrl: metricsServer?.url,
     tokenAtStart,
     async close() {
@@ -293,6 +301,7 @@ function requestHandlerFor(
   readiness: Readiness,
   metrics: GatewayMetrics | undefined,
   clock: Clock | undefined,
+  unreadAnswers: UnreadAnswers,
 ): RequestHandler {
   const local =
     config.rateLimitPerMinute > 0
@@ -318,5 +327,6 @@ function requestHandlerFor(
     onRateLimited: metrics
       ? (client) => metrics.rateLimited(client.kind, client.kind === 'api-key' ? client.key.slice('key:'.length) : '')
       : () => {},
+    answered: (response) => unreadAnswers.written(response),
   });
 }

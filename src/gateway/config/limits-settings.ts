@@ -31,7 +31,7 @@ export interface RequestLimitSettings {
   maxUpstreamSearches: number;
   /** Most fields an operation's answer may hold, each counted once per entry of the lists above it. */
   maxResultFields: number;
-  /** Most bytes of JSON one request's answer may hold. */
+  /** Most bytes of JSON one request's answer may hold; what is held for clients that do not read is bounded by a multiple of it. */
   maxResponseBytes: number;
   /** Most operations in one batched request; 0: batching off. */
   batchingLimit: number;
