@@ -5,6 +5,7 @@ import { SharedWindows } from '../../src/upstream/shared-windows.js';
 import { encodeWindow } from '../../src/upstream/window-codec.js';
 import { NO_REPEATS, type SearchWindow } from '../../src/upstream/window-size.js';
 import { manualClock } from '../support/clock.js';
+import { companyWith } from '../support/declared-companies.js';
 import { redisStorePerTest } from '../support/redis-server.js';
 
 const KEY = 'acme|gb|0';
@@ -30,18 +31,7 @@ describe('SharedWindows', () => {
   it('reads back every window it publishes, whatever the upstream sent that its parser accepted', async () => {
     const clock = manualClock();
     const windows = new SharedWindows({ store: store(), ttlMs: TTL_MS, maxAgeMs: MAX_AGE_MS, pageSize: 10, fetchTimeoutMs: 1_000, clock });
-    const company = (fields: Partial<Company>): Company => ({
-      name: 'Acme',
-      companyNumber: '1',
-      jurisdiction: 'GB',
-      status: null,
-      address: null,
-      incorporatedDate: null,
-      isPlatformMember: null,
-      previousNames: [],
-      avatar: null,
-      ...fields,
-    });
+    const company = (fields: Partial<Company>): Company => companyWith({ name: 'Acme', companyNumber: '1', jurisdiction: 'GB', ...fields });
     // A name as long as the upstream's parser takes, and a date past year 9999; a window it cannot read back is fetched
     // anew by every instance, one upstream call each.
     const slots = [

@@ -1,4 +1,4 @@
-import { COMPANY, type Field, fieldNames, type Shape } from '../../src/upstream/company.js';
+import { COMPANY, type Company, type Field, fieldNames, type Shape } from '../../src/upstream/company.js';
 
 /**
  * Upstream JSON for every field that upstream/company.ts declares, each at
@@ -99,4 +99,14 @@ export function withValueAt(object: unknown, path: readonly string[], value: unk
   if (Array.isArray(object)) return object.map((entry, index) => (String(index) === step ? withValueAt(entry, rest, value) : entry));
   const record = object as Record<string, unknown>;
   return { ...record, [step]: withValueAt(record[step], rest, value) };
+}
+
+/**
+ * A company as the reader holds it, with `fields` as given and every other
+ * field the declaration holds empty: null, or an empty list. A test that
+ * builds companies so does not change when a field is declared.
+ */
+export function companyWith(fields: Partial<Company> & Pick<Company, 'name' | 'companyNumber' | 'jurisdiction'>): Company {
+  const empty = Object.fromEntries(fieldNames(COMPANY).map((name) => [name, COMPANY[name].kind === 'list' ? [] : null]));
+  return { ...empty, ...fields } as Company;
 }
