@@ -128,6 +128,13 @@ export const ERROR_CODES = {
       'The operation would start more than `MAX_UPSTREAM_SEARCHES` distinct upstream searches (`searchCompanies`, `company` and `node` fields with different arguments)',
     whatToDo: 'Split it into several operations',
   },
+  RESPONSE_TOO_LARGE: {
+    statuses: [400],
+    okForApplicationJson: true,
+    meaning:
+      "The answer, errors and warnings included (a batch's answers together), would be more than `MAX_RESPONSE_BYTES` bytes of JSON; it is refused whole, without data",
+    whatToDo: 'Select fewer fields, use fewer aliases, or ask for smaller pages',
+  },
   TRUSTED_DOCUMENT_REQUIRED: {
     statuses: [400],
     meaning: 'With `TRUSTED_DOCUMENTS` and without `ALLOW_ARBITRARY_OPERATIONS`, the request sent a `query` instead of a `documentId`',

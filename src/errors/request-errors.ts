@@ -36,6 +36,17 @@ export class ResultTooLargeError extends RequestError {
   }
 }
 
+/** An answer that would be more than MAX_RESPONSE_BYTES bytes of JSON, refused once its operation has run. */
+export class ResponseTooLargeError extends RequestError {
+  constructor(maxResponseBytes: number) {
+    super(
+      'RESPONSE_TOO_LARGE',
+      `The answer to this request would be more than ${maxResponseBytes} bytes; at most that many are sent (MAX_RESPONSE_BYTES). Select fewer fields, use fewer aliases, or ask for smaller pages`,
+      { extensions: { maxResponseBytes } },
+    );
+  }
+}
+
 /** graphql-js gave up validating: its message, "Validation aborted.", says neither what was too much nor what to do. */
 export class ValidationAbortedError extends RequestError {
   constructor() {

@@ -13,6 +13,7 @@ import { GRAPHQL_PATH } from './paths.js';
 import { answerUnhandledRequests } from './http/unhandled-requests.js';
 import { applySocketTimeouts, type SocketTimeouts } from './http/socket-timeouts.js';
 import { listen } from './http/listen.js';
+import { UNREAD_ANSWERS_SHARE, UnreadAnswers } from './http/unread-answers.js';
 import { trackUnservedConnections } from './http/unserved-connections.js';
 import { createRequestHandler, type GraphiqlRoutes, type RequestHandler, type RequestHandlerOptions } from './http/request-handler.js';
 import { ResponseCache, RESPONSE_CACHE_SHARE } from './response-cache/response-cache.js';
@@ -60,6 +61,8 @@ export interface RunningGateway {
   graphiqlUrl: string | undefined;
   /** Bytes the caches hold now: upstream windows, serialized answers and parsed documents together, within CACHE_MAX_BYTES. */
   readonly cacheBytes: number;
+  /** Bytes of answers held now for clients that have not taken them in, within UNREAD_ANSWERS_SHARE times MAX_RESPONSE_BYTES. */
+  readonly unreadAnswerBytes: number;
   /** Where Prometheus scrapes, with METRICS_PORT set. */
   metricsUrl: string | undefined;
   /** Resolves once the token asked for at start has come, or failed (logged); at once when none was asked for. */
@@ -137,6 +140,7 @@ export async function startGateway(
     graphiqlAvailability(config) === 'served'
       ? createGraphiqlResponder({ page: { title: GRAPHIQL_TITLE, defaultQuery: GRAPHIQL_EXAMPLE_QUERY }, logger })
       : undefined;
+  const unreadAnswers = new UnreadAnswers(config.maxResponseBytes * UNREAD_ANSWERS_SHARE, logger);
   const handleRequest = requestHandlerFor(
     config,
     createYogaResponder(gateway, responseCache, metrics),
@@ -147,6 +151,7 @@ export async function startGateway(
     readiness,
     metrics,
     options.clock,
+    unreadAnswers,
   );
 
   const accessLogger = accessLoggerOf(logger);
@@ -204,6 +209,9 @@ export async function startGateway(
     graphiqlUrl: graphiql === undefined ? undefined : `${url}${GRAPHQL_PATH}`,
     get cacheBytes() {
       return upstream.cacheBytes + (responseCache?.bytes ?? 0) + documents.bytes;
+    },
+    get unreadAnswerBytes() {
+      return unreadAnswers.bytes;
     },
     metricsUrl: metricsServer?.url,
     tokenAtStart,
@@ -285,6 +293,7 @@ function requestHandlerFor(
   readiness: Readiness,
   metrics: GatewayMetrics | undefined,
   clock: Clock | undefined,
+  unreadAnswers: UnreadAnswers,
 ): RequestHandler {
   const local =
     config.rateLimitPerMinute > 0
@@ -310,5 +319,6 @@ function requestHandlerFor(
     onRateLimited: metrics
       ? (client) => metrics.rateLimited(client.kind, client.kind === 'api-key' ? client.key.slice('key:'.length) : '')
       : () => {},
+    answered: (response) => unreadAnswers.written(response),
   });
 }

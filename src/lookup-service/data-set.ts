@@ -6,7 +6,7 @@ import { deepFreeze } from './deep-freeze.js';
 import { allFixtureCompanies } from './fixtures.js';
 import { randomCompanyName, swapLimitedSuffix } from './name-generator.js';
 import { normaliseName } from './name-normalisation.js';
-import { SeededRandom, WeightedChoice } from './prng.js';
+import { RandomStreams, type SeededRandom, WeightedChoice } from './prng.js';
 import { GB_REGISTER_WEIGHTS, randomCompanyNumber, randomStatus } from './registers.js';
 import type { Register } from './registers.js';
 
@@ -143,7 +143,8 @@ function randomPreviousNames(
 ): PreviousName[] {
   const wanted = random.weighted(PREVIOUS_NAME_COUNT_WEIGHTS);
   const changeDays = [...new Set(Array.from({ length: wanted }, () => random.int(incorporationDay + 1, REFERENCE_DAY)))]
-    .filter((day) => day > incorporationDay)
+    // A company incorporated on the reference day has no later day to change its name on.
+    .filter((day) => day > incorporationDay && day <= REFERENCE_DAY)
     .sort((a, b) => a - b);
   const previousNames: PreviousName[] = [];
   let startDay = incorporationDay;
@@ -167,28 +168,39 @@ function randomPreviousName(random: SeededRandom, register: Register, currentNam
   throw new RangeError(`Could not find a previous name for ${currentName}`);
 }
 
-function randomCompany(random: SeededRandom, register: Register, name: string, registry: JurisdictionRegistry): CompanyResult {
-  const companyNumber = registry.claimNumber(random, register);
-  const incorporationDay = randomIncorporationDay(random);
-  const structured = randomStructuredAddress(random, register);
+/**
+ * The random stream of each field of one jurisdiction's generated companies
+ * (and of the register each is on): a field draws only from its own, so
+ * adding a field, or drawing more for one, leaves the others as they were.
+ */
+type FieldStream = (field: keyof CompanyResult | 'register') => SeededRandom;
+
+function fieldStreams(streams: RandomStreams, jurisdiction: string): FieldStream {
+  return (field) => streams.for(`${jurisdiction}/${field}`);
+}
+
+function randomCompany(stream: FieldStream, register: Register, name: string, registry: JurisdictionRegistry): CompanyResult {
+  const companyNumber = registry.claimNumber(stream('companyNumber'), register);
+  const incorporationDay = randomIncorporationDay(stream('incorporatedDate'));
+  const structured = randomStructuredAddress(stream('addressStructured'), register);
   const formatted = formatAddress(structured);
-  const status = randomStatus(random, register);
-  const address = random.chance(0.05) || formatted === '' ? null : formatted;
-  const addressStructured = random.chance(0.05) ? null : structured;
-  const isPlatformMember = random.chance(0.15);
-  const previousNames = random.chance(0.2) ? randomPreviousNames(random, register, name, incorporationDay, registry) : [];
-  const image = random.chance(0.4) ? null : logoUrl(registry.jurisdiction, companyNumber);
+  const address = stream('address').chance(0.05) || formatted === '' ? null : formatted;
+  const addressStructured = stream('addressStructured').chance(0.05) ? null : structured;
+  const previousNamesStream = stream('previousNames');
+  const previousNames = previousNamesStream.chance(0.2)
+    ? randomPreviousNames(previousNamesStream, register, name, incorporationDay, registry)
+    : [];
   return {
     name,
     companyNumber,
     jurisdiction: registry.jurisdiction,
-    status,
+    status: randomStatus(stream('status'), register),
     address,
     addressStructured,
     incorporatedDate: isoDateTime(incorporationDay),
-    isPlatformMember,
+    isPlatformMember: stream('isPlatformMember').chance(0.15),
     previousNames,
-    avatar: { image, initials: companyInitials(name) },
+    avatar: { image: stream('avatar').chance(0.4) ? null : logoUrl(registry.jurisdiction, companyNumber), initials: companyInitials(name) },
   };
 }
 
@@ -199,23 +211,27 @@ function randomCompany(random: SeededRandom, register: Register, name: string, r
  */
 export function createDataSet(options: DataSetOptions = {}): readonly CompanyResult[] {
   const { seed, gbCount, ieCount } = validateOptions(options);
-  const random = new SeededRandom(seed);
+  const streams = new RandomStreams(seed);
   const reservedNames = fixtureNames();
   const companies: CompanyResult[] = [...allFixtureCompanies];
 
   const gb = new JurisdictionRegistry('GB', reservedNames);
+  const gbStream = fieldStreams(streams, 'GB');
   for (let i = 0; i < gbCount; i++) {
-    const register = random.weighted(GB_REGISTER_WEIGHTS);
-    const nearDuplicate = random.chance(0.02) ? claimNearDuplicateName(random, gb.generatedNames, gb, true) : undefined;
-    const name = nearDuplicate ?? claimFreshName(random, register, gb);
-    companies.push(randomCompany(random, register, name, gb));
+    const register = gbStream('register').weighted(GB_REGISTER_WEIGHTS);
+    const names = gbStream('name');
+    const nearDuplicate = names.chance(0.02) ? claimNearDuplicateName(names, gb.generatedNames, gb, true) : undefined;
+    const name = nearDuplicate ?? claimFreshName(names, register, gb);
+    companies.push(randomCompany(gbStream, register, name, gb));
   }
 
   const ie = new JurisdictionRegistry('IE', reservedNames);
+  const ieStream = fieldStreams(streams, 'IE');
   for (let i = 0; i < ieCount; i++) {
-    const nearDuplicate = random.chance(0.04) ? claimNearDuplicateName(random, gb.generatedNames, ie, false) : undefined;
-    const name = nearDuplicate ?? claimFreshName(random, 'ireland', ie);
-    companies.push(randomCompany(random, 'ireland', name, ie));
+    const names = ieStream('name');
+    const nearDuplicate = names.chance(0.04) ? claimNearDuplicateName(names, gb.generatedNames, ie, false) : undefined;
+    const name = nearDuplicate ?? claimFreshName(names, 'ireland', ie);
+    companies.push(randomCompany(ieStream, 'ireland', name, ie));
   }
 
   return deepFreeze(companies);

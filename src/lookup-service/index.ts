@@ -9,5 +9,5 @@ export type { CompanyResult, PreviousName } from './company.js';
 export { createDataSet } from './data-set.js';
 export { defaultDataSet } from './default-data-set.js';
 export { allFixtureCompanies, fixtureCompanies, fixtureCompaniesByStatus } from './fixtures.js';
-export { SearchIndex } from './search-index.js';
+export { SearchIndex, searchIndexFor } from './search-index.js';
 export { normaliseName } from './name-normalisation.js';

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /** A seeded pseudo-random source (mulberry32) so the data set is identical on every machine. */
 export class SeededRandom {
   private state: number;
@@ -60,5 +62,27 @@ export class WeightedChoice<T> {
     const value = this.values[index === -1 ? this.values.length - 1 : index];
     if (value === undefined) throw new RangeError('Weighted choice is empty');
     return value;
+  }
+}
+
+/**
+ * One random stream per name (a field of the generated companies, in one
+ * jurisdiction), each seeded from the data set's seed and its name: a field
+ * added later draws from a stream of its own, so every other field keeps the
+ * values it had, whatever the new one draws.
+ */
+export class RandomStreams {
+  readonly #streams = new Map<string, SeededRandom>();
+
+  constructor(private readonly seed: number) {}
+
+  /** The stream named `name`, the same one on every call. */
+  for(name: string): SeededRandom {
+    let stream = this.#streams.get(name);
+    if (stream === undefined) {
+      stream = new SeededRandom(createHash('sha256').update(`${this.seed}/${name}`).digest().readUInt32LE(0));
+      this.#streams.set(name, stream);
+    }
+    return stream;
   }
 }

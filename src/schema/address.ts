@@ -1,24 +1,20 @@
-import type { Address } from '../upstream/company.js';
+import { ADDRESS, type Address } from '../upstream/company.js';
 import { builder } from './builder.js';
 import { toCountryCode } from './country-code.js';
-import { reportInvalidField, upstreamFieldsOf } from './upstream-field.js';
+import { reportInvalidField, upstreamFields } from './upstream-field.js';
 
-const field = upstreamFieldsOf<Address>();
+const expose = upstreamFields(ADDRESS, 'an address');
 
 export const AddressRef = builder.objectRef<Address>('Address').implement({
   description: 'A registered address: the one-line form and its parts. Any part may be null when the register does not hold it.',
   fields: (t) => ({
-    formatted: t.string({ nullable: true, description: 'The whole address on one line.', resolve: field('formatted') }),
-    streetLine1: t.string({ nullable: true, description: 'First street line.', resolve: field('streetLine1') }),
-    streetLine2: t.string({ nullable: true, description: 'Second street line.', resolve: field('streetLine2') }),
-    city: t.string({ nullable: true, description: 'City or town.', resolve: field('city') }),
-    region: t.string({ nullable: true, description: 'County, region or state.', resolve: field('region') }),
-    postcode: t.string({ nullable: true, description: 'Postcode or Eircode.', resolve: field('postcode') }),
-    country: t.string({
-      nullable: true,
-      description: 'The country as the register gives it: usually an ISO code, sometimes a name.',
-      resolve: field('country'),
-    }),
+    formatted: expose(t, 'formatted', 'The whole address on one line.'),
+    streetLine1: expose(t, 'streetLine1', 'First street line.'),
+    streetLine2: expose(t, 'streetLine2', 'Second street line.'),
+    city: expose(t, 'city', 'City or town.'),
+    region: expose(t, 'region', 'County, region or state.'),
+    postcode: expose(t, 'postcode', 'Postcode or Eircode.'),
+    country: expose(t, 'country', 'The country as the register gives it: usually an ISO code, sometimes a name.'),
     countryCode: t.field({
       type: 'CountryCode',
       nullable: true,
@@ -28,7 +24,7 @@ export const AddressRef = builder.objectRef<Address>('Address').implement({
         return address.country === null ? null : toCountryCode(address.country);
       },
     }),
-    latitude: t.float({ nullable: true, description: 'Latitude in decimal degrees.', resolve: field('latitude') }),
-    longitude: t.float({ nullable: true, description: 'Longitude in decimal degrees.', resolve: field('longitude') }),
+    latitude: expose(t, 'latitude', 'Latitude in decimal degrees.'),
+    longitude: expose(t, 'longitude', 'Longitude in decimal degrees.'),
   }),
 });

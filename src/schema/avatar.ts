@@ -1,22 +1,13 @@
-import type { Avatar } from '../upstream/company.js';
+import { AVATAR, type Avatar } from '../upstream/company.js';
 import { builder } from './builder.js';
-import { upstreamFieldsOf } from './upstream-field.js';
+import { upstreamFields } from './upstream-field.js';
 
-const field = upstreamFieldsOf<Avatar>();
+const expose = upstreamFields(AVATAR, 'an avatar');
 
 export const AvatarRef = builder.objectRef<Avatar>('Avatar').implement({
   description: 'What to show for a company: its logo when there is one, otherwise its initials.',
   fields: (t) => ({
-    image: t.field({
-      type: 'URL',
-      nullable: true,
-      description: 'URL of the logo image; null when none is held.',
-      resolve: field('image'),
-    }),
-    initials: t.string({
-      nullable: true,
-      description: 'Initials of the company name, one upper-case letter.',
-      resolve: field('initials'),
-    }),
+    image: expose(t, 'image', 'URL of the logo image; null when none is held.'),
+    initials: expose(t, 'initials', 'Initials of the company name, one upper-case letter.'),
   }),
 });

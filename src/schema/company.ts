@@ -1,4 +1,4 @@
-import type { Company } from '../upstream/company.js';
+import { COMPANY, type Company } from '../upstream/company.js';
 import { AddressRef } from './address.js';
 import { AvatarRef } from './avatar.js';
 import { builder } from './builder.js';
@@ -9,9 +9,10 @@ import type { GatewayContext } from './context.js';
 import { checkQueryLength, companyNumberArgs, jurisdictionArgs } from './search-arguments.js';
 import { PreviousNameRef } from './previous-name.js';
 import { staleDataWarning } from '../errors/warnings.js';
-import { reportInvalidField, upstreamFieldsOf } from './upstream-field.js';
+import { reportInvalidField, upstreamFields, upstreamFieldsOf } from './upstream-field.js';
 
 const field = upstreamFieldsOf<Company>();
+const expose = upstreamFields(COMPANY, 'a company');
 
 /** The local part of a company's global ID; numbers are unique only within a jurisdiction. */
 function keyOf(jurisdiction: string, companyNumber: string): string {
@@ -59,11 +60,9 @@ export const CompanyRef = builder.loadableNode('Company', {
       }),
     ),
   fields: (t) => ({
-    name: t.exposeString('name', { description: 'Registered name.' }),
-    companyNumber: t.exposeString('companyNumber', {
-      description: 'Number on the register; opaque, unique only together with `jurisdiction`.',
-    }),
-    jurisdiction: t.expose('jurisdiction', { type: 'CountryCode', description: 'Country of the register.' }),
+    name: expose(t, 'name', 'Registered name.'),
+    companyNumber: expose(t, 'companyNumber', 'Number on the register; opaque, unique only together with `jurisdiction`.'),
+    jurisdiction: expose(t, 'jurisdiction', 'Country of the register.'),
     status: t.field({
       type: CompanyStatusRef,
       nullable: true,
@@ -73,23 +72,10 @@ export const CompanyRef = builder.loadableNode('Company', {
         return company.status === null ? null : toCompanyStatus(company.status);
       },
     }),
-    statusText: t.string({
-      nullable: true,
-      description: 'The status exactly as the register gives it.',
-      resolve: field('status'),
-    }),
+    statusText: expose(t, 'status', 'The status exactly as the register gives it.'),
     address: t.field({ type: AddressRef, nullable: true, description: 'Registered address.', resolve: field('address') }),
-    incorporatedDate: t.field({
-      type: 'DateTime',
-      nullable: true,
-      description: 'When the company was incorporated (UTC).',
-      resolve: field('incorporatedDate'),
-    }),
-    isPlatformMember: t.boolean({
-      nullable: true,
-      description: 'Whether the company is a member of the platform that runs the lookup service.',
-      resolve: field('isPlatformMember'),
-    }),
+    incorporatedDate: expose(t, 'incorporatedDate', 'When the company was incorporated (UTC).'),
+    isPlatformMember: expose(t, 'isPlatformMember', 'Whether the company is a member of the platform that runs the lookup service.'),
     previousNames: t.field({
       type: [PreviousNameRef],
       description:

@@ -1,14 +1,14 @@
-import type { PreviousName } from '../upstream/company.js';
+import { PREVIOUS_NAME, type PreviousName } from '../upstream/company.js';
 import { builder } from './builder.js';
-import { upstreamFieldsOf } from './upstream-field.js';
+import { upstreamFields } from './upstream-field.js';
 
-const field = upstreamFieldsOf<PreviousName>();
+const expose = upstreamFields(PREVIOUS_NAME, 'a previous name');
 
 export const PreviousNameRef = builder.objectRef<PreviousName>('PreviousName').implement({
   description: 'A name the company was registered under before, with the dates it was used.',
   fields: (t) => ({
-    name: t.exposeString('name', { description: 'The earlier name.' }),
-    startDate: t.field({ type: 'Date', nullable: true, description: 'First day the name was used.', resolve: field('startDate') }),
-    endDate: t.field({ type: 'Date', nullable: true, description: 'Last day the name was used.', resolve: field('endDate') }),
+    name: expose(t, 'name', 'The earlier name.'),
+    startDate: expose(t, 'startDate', 'First day the name was used.'),
+    endDate: expose(t, 'endDate', 'Last day the name was used.'),
   }),
 });

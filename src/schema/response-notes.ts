@@ -26,6 +26,12 @@ export class ResponseNotes {
     this.warnings.push(warning);
   }
 
+  /** Forgets every error and warning noted and notes `error` alone: the answer they were for is refused as a whole. */
+  refuse(error: GraphQLError): void {
+    this.errors.splice(0, this.errors.length, error);
+    this.warnings.length = 0;
+  }
+
   /** How many errors and warnings are noted so far, to go back to with `rollback`. */
   checkpoint(): NotesCheckpoint {
     return { errors: this.errors.length, warnings: this.warnings.length };

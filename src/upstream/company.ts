@@ -1,54 +1,205 @@
 /**
+ * A company as the upstream sends it, declared once: each field's kind, the
+ * longest string it may hold, and where in the search body it is read from.
+ * The types below, the reader of search bodies (search-response.ts), the
+ * codec of windows shared through Redis (window-codec.ts) and the schema's
+ * fields and descriptions (schema/upstream-field.ts) all follow from this
+ * declaration, so a field cannot be read and then lost on its way through
+ * Redis, and its cap is written in one place.
+ *
+ * Caps: a string longer than its field's cap (in UTF-16 code units, as
+ * `String.length` counts them) is unreadable, like any malformed value: the
+ * field reads as null with an UPSTREAM_INVALID_FIELD error naming the upstream
+ * field, a previous name or a result whose required `name` or `companyNumber`
+ * is too long is left out with that error, and the window's log line warns
+ * with the field's path. Caps stand far above what registers hold (the UK and
+ * Irish registers allow names of 160 characters), so that they only ever stop
+ * a broken or hostile upstream from making answers many times their size.
+ */
+
+/** A string, non-empty once trimmed, of at most `maxLength` UTF-16 code units. */
+export interface TextField<Required extends boolean = boolean> {
+  readonly kind: 'text';
+  readonly maxLength: number;
+  /** A result (or list entry) without a readable one is left out. */
+  readonly required: Required;
+}
+
+/** An absolute http: or https: URL of at most `maxLength` characters. */
+export interface UrlField {
+  readonly kind: 'url';
+  readonly maxLength: number;
+}
+
+/** Any date and time `Date` reads, as a string of at most `maxLength` characters. */
+export interface DateTimeField {
+  readonly kind: 'dateTime';
+  readonly maxLength: number;
+}
+
+/** A calendar date, `YYYY-MM-DD`. */
+export interface DateField {
+  readonly kind: 'date';
+  readonly maxLength: 10;
+}
+
+/** A finite number from `min` to `max`. */
+export interface NumberField {
+  readonly kind: 'number';
+  readonly min: number;
+  readonly max: number;
+}
+
+export interface BooleanField {
+  readonly kind: 'boolean';
+}
+
+/** Two letters, read upper-cased; the jurisdiction searched stands in for an unreadable one. */
+export interface JurisdictionField {
+  readonly kind: 'jurisdiction';
+  readonly maxLength: 2;
+}
+
+/** An object of its own `shape`, or null. */
+export interface ObjectField<S extends Shape = Shape> {
+  readonly kind: 'object';
+  readonly shape: S;
+}
+
+/** A list of objects of one `shape`; entries past `maxItems` are left out unread. */
+export interface ListField<S extends Shape = Shape> {
+  readonly kind: 'list';
+  readonly shape: S;
+  readonly maxItems: number;
+}
+
+/**
+ * The registered address, from two fields of the upstream's result: its
+ * `formatted` field from the one-line `address`, every other field from the
+ * object `addressStructured`.
+ */
+export interface AddressField<S extends Shape = Shape> {
+  readonly kind: 'address';
+  readonly shape: S;
+}
+
+export type Field =
+  | TextField
+  | UrlField
+  | DateTimeField
+  | DateField
+  | NumberField
+  | BooleanField
+  | JurisdictionField
+  | ObjectField
+  | ListField
+  | AddressField;
+
+/** Fields by name: the name is the upstream's and the gateway's alike (`address` aside, see AddressField). */
+export type Shape = { readonly [name: string]: Field };
+
+/** A field whose value is a string the upstream wrote, with its cap. */
+export type CappedField = TextField | UrlField | DateTimeField | DateField | JurisdictionField;
+
+/**
  * The fields of one object that the upstream sent malformed, each read as null
  * or, for a list, without its unreadable entries: field name → the path in
  * the upstream result, e.g. `latitude` → `addressStructured.latitude`.
  */
 export type InvalidFields = Readonly<Record<string, string>>;
 
+/** What the gateway holds for a field once read: every field the upstream may leave out or send malformed is nullable on its own. */
+export type ValueOf<F extends Field> =
+  F extends TextField<true>
+    ? string
+    : F extends TextField | UrlField | DateField
+      ? string | null
+      : F extends DateTimeField
+        ? Date | null
+        : F extends NumberField
+          ? number | null
+          : F extends BooleanField
+            ? boolean | null
+            : F extends JurisdictionField
+              ? string
+              : F extends ObjectField<infer S>
+                ? Read<S> | null
+                : F extends ListField<infer S>
+                  ? Read<S>[]
+                  : F extends AddressField<infer S>
+                    ? Read<S> | null
+                    : never;
+
+/** An object of `shape` as the gateway holds it after reading the upstream's payload, with the fields it found malformed. */
+export type Read<S extends Shape> = { -readonly [K in keyof S]: ValueOf<S[K]> } & { invalid?: InvalidFields };
+
+const text = (maxLength: number): TextField<false> => ({ kind: 'text', maxLength, required: false });
+const requiredText = (maxLength: number): TextField<true> => ({ kind: 'text', maxLength, required: true });
+
+const url = (maxLength: number): UrlField => ({ kind: 'url', maxLength });
+const dateTime: DateTimeField = { kind: 'dateTime', maxLength: 64 };
+const date: DateField = { kind: 'date', maxLength: 10 };
+const number = (min: number, max: number): NumberField => ({ kind: 'number', min, max });
+const boolean: BooleanField = { kind: 'boolean' };
+
 /**
- * A company as the gateway holds it after reading the upstream's payload: every
- * field the upstream may leave out or send malformed is nullable on its own.
+ * Most previous names read per company; any past them are left out unread.
+ * Answers are sized before they are built (MAX_RESULT_FIELDS) with this as
+ * the length of every company's list, so it must hold. Registers list a
+ * handful (the data set at most 3).
  */
-export interface Company {
-  name: string;
-  companyNumber: string;
-  jurisdiction: string;
-  /** The status as received, e.g. `ACTIVELY_TRADING`. */
-  status: string | null;
-  address: Address | null;
-  incorporatedDate: Date | null;
-  isPlatformMember: boolean | null;
-  previousNames: PreviousName[];
-  avatar: Avatar | null;
-  invalid?: InvalidFields;
-}
+export const MAX_PREVIOUS_NAMES = 20;
 
-export interface Address {
-  /** The one-line address. */
-  formatted: string | null;
-  streetLine1: string | null;
-  streetLine2: string | null;
-  city: string | null;
-  region: string | null;
-  postcode: string | null;
+/** A company name, current or previous: registers allow 160 characters. */
+const NAME = 500;
+/** One line of an address, a city or a region. */
+const ADDRESS_LINE = 200;
+
+export const PREVIOUS_NAME = {
+  name: requiredText(NAME),
+  startDate: date,
+  endDate: date,
+} as const satisfies Shape;
+
+export const ADDRESS = {
+  /** The whole address on one line, from the result's `address`. */
+  formatted: text(1_000),
+  streetLine1: text(ADDRESS_LINE),
+  streetLine2: text(ADDRESS_LINE),
+  city: text(ADDRESS_LINE),
+  region: text(ADDRESS_LINE),
+  postcode: text(40),
   /** As received: usually an ISO 3166-1 alpha-2 code, sometimes a country name. */
-  country: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  invalid?: InvalidFields;
-}
+  country: text(100),
+  latitude: number(-90, 90),
+  longitude: number(-180, 180),
+} as const satisfies Shape;
 
-export interface PreviousName {
-  name: string;
-  /** YYYY-MM-DD */
-  startDate: string | null;
-  /** YYYY-MM-DD */
-  endDate: string | null;
-  invalid?: InvalidFields;
-}
+export const AVATAR = {
+  image: url(2_048),
+  initials: text(10),
+} as const satisfies Shape;
 
-export interface Avatar {
-  image: string | null;
-  initials: string | null;
-  invalid?: InvalidFields;
+export const COMPANY = {
+  name: requiredText(NAME),
+  /** Opaque: registers' numbers have 5 to 8 characters. */
+  companyNumber: requiredText(50),
+  jurisdiction: { kind: 'jurisdiction', maxLength: 2 },
+  /** As received, e.g. `ACTIVELY_TRADING`. */
+  status: text(100),
+  address: { kind: 'address', shape: ADDRESS },
+  incorporatedDate: dateTime,
+  isPlatformMember: boolean,
+  previousNames: { kind: 'list', shape: PREVIOUS_NAME, maxItems: MAX_PREVIOUS_NAMES },
+  avatar: { kind: 'object', shape: AVATAR },
+} as const satisfies Shape;
+
+export type Company = Read<typeof COMPANY>;
+export type Address = Read<typeof ADDRESS>;
+export type PreviousName = Read<typeof PREVIOUS_NAME>;
+export type Avatar = Read<typeof AVATAR>;
+
+/** The names of a shape's fields, in the order declared (the order of the objects read). */
+export function fieldNames<S extends Shape>(shape: S): (keyof S & string)[] {
+  return Object.keys(shape);
 }

@@ -1,4 +1,17 @@
-import type { Address, Avatar, Company, InvalidFields, PreviousName } from './company.js';
+import {
+  type Address,
+  type AddressField,
+  COMPANY,
+  type Company,
+  fieldNames,
+  type ListField,
+  MAX_PREVIOUS_NAMES,
+  type ObjectField,
+  type Shape,
+  type TextField,
+} from './company.js';
+import { type ValueCheck, valueCheck } from './field-checks.js';
+import { FieldReport, type Json } from './field-report.js';
 import { UpstreamBadResponseError } from '../errors/upstream-errors.js';
 
 export interface SearchResponse {
@@ -17,26 +30,17 @@ export interface SearchResponse {
   invalidFields: string[];
 }
 
-type Json = Record<string, unknown>;
-
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const JURISDICTION = /^[A-Za-z]{2}$/;
-
 /** The largest integer GraphQL's Int (and so totalCount) can hold. */
 const MAX_GRAPHQL_INT = 2 ** 31 - 1;
 
-/**
- * Most previous names read per company; any past them are left out unread.
- * Answers are sized before they are built (MAX_RESULT_FIELDS) with this as
- * the length of every company's list, so it must hold. Registers list a
- * handful (the data set at most 3).
- */
-export const MAX_PREVIOUS_NAMES = 20;
+/** Re-exported for the rooms that size answers and log what was left out: the declaration holds it. */
+export { MAX_PREVIOUS_NAMES };
 
 /**
- * Reads a search body field by field: a malformed or missing field becomes
- * null on its own, a result without name or company number is left out, and
- * unknown fields are ignored. Only a body that is not JSON, or has no
+ * Reads a search body field by field, as upstream/company.ts declares the
+ * fields: a malformed or missing field, or a string over its cap, becomes
+ * null on its own, a result without a readable name or company number is left
+ * out, and unknown fields are ignored. Only a body that is not JSON, or has no
  * `results` array, fails as a whole. Results past `pageSize`, the most the
  * gateway asked for, are not read at all: a window keeps what it asked for,
  * whatever the upstream sends.
@@ -68,200 +72,175 @@ export function readSearchResponse(body: string, searchedJurisdiction: string, w
   };
 }
 
-/**
- * A place in the payload, e.g. `results[3].avatar`. Its paths are only built
- * when an invalid field there needs them: nearly every place is read clean,
- * and a search reads hundreds of them.
- */
-class Place {
-  #path: string | undefined;
-  #within: string | undefined;
-
-  constructor(
-    private readonly parent: Place | undefined,
-    /** The step from the parent; for a result, its index in `results`. */
-    private readonly key: string | number,
-  ) {}
-
-  /** Path from the top of the body, e.g. `results[3].avatar`. */
-  get path(): string {
-    this.#path ??= this.parent === undefined ? `results[${this.key}]` : stepped(this.parent.path, this.key);
-    return this.#path;
-  }
-
-  /** Path within the result, e.g. `avatar`. */
-  get within(): string {
-    this.#within ??= this.parent === undefined ? '' : this.parent.inside(this.key);
-    return this.#within;
-  }
-
-  /** The path within the result of `key` below this place. */
-  inside(key: string | number): string {
-    return typeof key === 'number' ? `${this.within}[${key}]` : this.within === '' ? key : `${this.within}.${key}`;
-  }
+/** Previous names left out unread, over a whole search body. */
+interface LeftOut {
+  previousNames: number;
 }
 
-function stepped(path: string, key: string | number): string {
-  return typeof key === 'number' ? `${path}[${key}]` : `${path}.${key}`;
+/** Lists inside lists are not declared: nothing below a list entry counts previous names left out. */
+const NOTHING_LEFT_OUT: LeftOut = { previousNames: 0 };
+
+/** The field of an address read from the result's one-line `address`; the others come from `addressStructured`. */
+const ONE_LINE = 'formatted';
+
+/** Reads a field that holds an object or a list: the value the gateway keeps, reported where malformed. */
+type FieldReader = (source: Json, report: FieldReport, leftOut: LeftOut) => unknown;
+
+/** How one object of a declared shape is read; made once per shape, when this module loads. */
+interface ShapeReader {
+  /** The required fields and their checks, looked at first: a source without one is left out. */
+  required: readonly (readonly [name: string, check: ValueCheck])[];
+  /** Every field read from `source` into an object of the declared fields, in their order; `given` is the value of the `given` field. */
+  build: (source: Json, report: FieldReport, leftOut: LeftOut, given?: unknown) => Record<string, unknown>;
 }
 
 /**
- * Collects the invalid fields found while reading one place of the payload:
- * their paths for the log, and, for the object being built, which of its
- * fields they fed, so the schema can report each one where a client selected it.
+ * The reader of one object of `shape`. Its `build` is an object literal of
+ * the declared fields in their order (a plain value is `report.read` with its
+ * check, an object or a list its reader's result), made into a function once:
+ * every object of a shape then has one layout from the start. Built field by
+ * field instead (`read[name] = ...`, a function per field), each store looks
+ * up a change of layout, and reading a page was markedly slower than the
+ * hand-written reader this replaced. The function's text is made of the
+ * declaration's field names, quoted, and never of anything read. `given`: a
+ * field whose value the caller reads itself (an address's one-line form).
  */
-class FieldReport {
-  constructor(
-    private readonly place: Place,
-    private readonly sink: string[],
-    private readonly target: Record<string, string> = {},
-  ) {}
+function shapeReader(shape: Shape, given?: string): ShapeReader {
+  const checks: (ValueCheck | undefined)[] = [];
+  const readers: (FieldReader | undefined)[] = [];
+  const required: (readonly [string, ValueCheck])[] = [];
+  const fields = fieldNames(shape).map((name, index) => {
+    const field = shape[name]!;
+    const key = JSON.stringify(name);
+    if (name === given) return `${key}: given`;
+    switch (field.kind) {
+      case 'object':
+      case 'list':
+      case 'address':
+        readers[index] = fieldReader(name, field);
+        return `${key}: readers[${index}](source, report, leftOut)`;
+      case 'jurisdiction':
+        // The search was for one jurisdiction, which the caller puts in place of an unreadable one: nobody needs telling.
+        checks[index] = valueCheck(field);
+        return `${key}: report.read(source, ${key}, checks[${index}], null)`;
+      default:
+        checks[index] = valueCheck(field);
+        if (field.kind !== 'text' || !field.required) return `${key}: report.read(source, ${key}, checks[${index}])`;
+        // Checked before the object is built, as every required field is: the value is as read.
+        required.push([name, checks[index]]);
+        return `${key}: source[${key}]`;
+    }
+  });
+  const build = new Function('checks', 'readers', `return (source, report, leftOut, given) => ({ ${fields.join(', ')} });`);
+  return { required, build: build(checks, readers) as ShapeReader['build'] };
+}
 
-  /** The report for result `index` of the payload. */
-  static forResult(index: number, sink: string[]): FieldReport {
-    return new FieldReport(new Place(undefined, index), sink);
-  }
-
-  /** The report for a place below this one, feeding the same object. */
-  below(key: string | number): FieldReport {
-    return new FieldReport(new Place(this.place, key), this.sink, this.target);
-  }
-
-  /** The report for a new object read at this place: its invalid fields are its own. */
-  forObject(): FieldReport {
-    return new FieldReport(this.place, this.sink);
-  }
-
-  /** Records the value at this place as invalid, feeding these `fields` of the object. */
-  invalid(...fields: string[]): null {
-    this.sink.push(this.place.path);
-    for (const field of fields) this.target[field] = this.place.within;
-    return null;
-  }
-
-  /** Records that `field` of the object is null because of an invalid value already reported at `within`. */
-  nullBecauseOf(field: string, within: string): void {
-    this.target[field] = within;
-  }
-
-  /**
-   * Reads `key` of `source`: absent or null is simply null; any other value
-   * `accept` refuses is reported as feeding `field` (by default `key`; null:
-   * the caller substitutes a value of its own and no client needs telling).
-   */
-  read<T>(source: Json, key: string, accept: (value: unknown) => T | null, field: string | null = key): T | null {
-    const value = source[key];
-    if (value === undefined || value === null) return null;
-    const accepted = accept(value);
-    if (accepted !== null) return accepted;
-    this.sink.push(stepped(this.place.path, key));
-    if (field !== null) this.target[field] = this.place.inside(key);
-    return null;
-  }
-
-  /** `{ invalid }` to spread into the object read, or nothing when all its fields were readable. */
-  fields(): { invalid?: InvalidFields } {
-    return Object.keys(this.target).length === 0 ? {} : { invalid: this.target };
+function fieldReader(name: string, field: ObjectField | ListField | AddressField): FieldReader {
+  switch (field.kind) {
+    case 'object': {
+      const reader = shapeReader(field.shape);
+      return (source, report) => readObject(reader, name, source[name], report.below(name));
+    }
+    case 'list': {
+      const reader = shapeReader(field.shape);
+      return (source, report, leftOut) => readList(reader, field.maxItems, name, source[name], report.below(name), leftOut);
+    }
+    case 'address': {
+      const reader = addressReader(field.shape);
+      return (source, report) => readAddress(reader, source, report);
+    }
   }
 }
 
-function readCompany(
-  result: unknown,
-  searchedJurisdiction: string,
-  report: FieldReport,
-  leftOut: { previousNames: number },
-): Company | null {
+/** The first of the shape's required fields that `source` has no readable value for, if any. */
+function missingRequired(reader: ShapeReader, source: Json): string | undefined {
+  for (const [name, check] of reader.required) if (check(source[name]) === null) return name;
+  return undefined;
+}
+
+/** The fields of a shape read from `source`, whose required fields are known to be there, with those it found malformed. */
+function readFields(reader: ShapeReader, source: Json, report: FieldReport, leftOut: LeftOut, given?: unknown): Record<string, unknown> {
+  const read = reader.build(source, report, leftOut, given);
+  report.noteInvalid(read);
+  return read;
+}
+
+const COMPANY_READER = shapeReader(COMPANY);
+
+function readCompany(result: unknown, searchedJurisdiction: string, report: FieldReport, leftOut: LeftOut): Company | null {
   if (!isObject(result)) return report.invalid();
-  const name = nonEmptyString(result.name);
-  const companyNumber = nonEmptyString(result.companyNumber);
-  if (name === null || companyNumber === null) return report.invalid();
-  const company: Company = {
-    name,
-    companyNumber,
-    // The search was for this jurisdiction, so it stands in for an unreadable one.
-    jurisdiction: report.read(result, 'jurisdiction', jurisdictionCode, null) ?? searchedJurisdiction,
-    status: report.read(result, 'status', nonEmptyString),
-    address: readAddress(result, report),
-    incorporatedDate: report.read(result, 'incorporatedDate', dateTime),
-    isPlatformMember: report.read(result, 'isPlatformMember', (value) => (typeof value === 'boolean' ? value : null)),
-    previousNames: readPreviousNames(result.previousNames, report.below('previousNames'), leftOut),
-    avatar: readAvatar(result.avatar, report.below('avatar')),
-  };
-  return Object.assign(company, report.fields());
+  const missing = missingRequired(COMPANY_READER, result);
+  if (missing !== undefined) return report.unreadable(missing);
+  const company = readFields(COMPANY_READER, result, report, leftOut) as Company;
+  company.jurisdiction ??= searchedJurisdiction;
+  return company;
 }
 
-const ADDRESS_PARTS = ['streetLine1', 'streetLine2', 'city', 'region', 'postcode', 'country', 'latitude', 'longitude'] as const;
-
-function readAddress(result: Json, companyReport: FieldReport): Address | null {
-  const report = companyReport.forObject();
-  const formatted = report.read(result, 'address', nonEmptyString, 'formatted');
-  const structured = result.addressStructured;
-  const parts = report.below('addressStructured');
-  if (!isObject(structured)) {
-    if (structured !== undefined && structured !== null) parts.invalid(...ADDRESS_PARTS);
-    if (formatted !== null) return { ...EMPTY_ADDRESS, formatted, ...report.fields() };
-    const cause = report.fields().invalid;
-    if (cause) companyReport.nullBecauseOf('address', Object.values(cause).join(', '));
-    return null;
-  }
-  return {
-    formatted,
-    streetLine1: parts.read(structured, 'streetLine1', nonEmptyString),
-    streetLine2: parts.read(structured, 'streetLine2', nonEmptyString),
-    city: parts.read(structured, 'city', nonEmptyString),
-    region: parts.read(structured, 'region', nonEmptyString),
-    postcode: parts.read(structured, 'postcode', nonEmptyString),
-    country: parts.read(structured, 'country', nonEmptyString),
-    latitude: parts.read(structured, 'latitude', validLatitude),
-    longitude: parts.read(structured, 'longitude', validLongitude),
-    ...report.fields(),
-  };
+function readObject(reader: ShapeReader, name: string, value: unknown, report: FieldReport): Record<string, unknown> | null {
+  if (value === undefined || value === null) return null;
+  if (!isObject(value)) return report.invalid(name);
+  const missing = missingRequired(reader, value);
+  if (missing !== undefined) return report.unreadable(missing, name);
+  return readFields(reader, value, report.forObject(), NOTHING_LEFT_OUT);
 }
 
-const EMPTY_ADDRESS: Address = {
-  formatted: null,
-  streetLine1: null,
-  streetLine2: null,
-  city: null,
-  region: null,
-  postcode: null,
-  country: null,
-  latitude: null,
-  longitude: null,
-};
-
-function readPreviousNames(value: unknown, report: FieldReport, leftOut: { previousNames: number }): PreviousName[] {
+function readList(
+  reader: ShapeReader,
+  maxItems: number,
+  name: string,
+  value: unknown,
+  report: FieldReport,
+  leftOut: LeftOut,
+): Record<string, unknown>[] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) return report.invalid('previousNames') ?? [];
-  const names: PreviousName[] = [];
-  leftOut.previousNames += Math.max(0, value.length - MAX_PREVIOUS_NAMES);
-  value.slice(0, MAX_PREVIOUS_NAMES).forEach((entry: unknown, index) => {
+  if (!Array.isArray(value)) return report.invalid(name) ?? [];
+  const entries: Record<string, unknown>[] = [];
+  leftOut.previousNames += Math.max(0, value.length - maxItems);
+  value.slice(0, maxItems).forEach((entry: unknown, index) => {
     const entryReport = report.below(index);
-    const name = isObject(entry) ? nonEmptyString(entry.name) : null;
-    if (!isObject(entry) || name === null) {
-      entryReport.invalid('previousNames');
+    if (!isObject(entry)) {
+      entryReport.invalid(name);
       return;
     }
-    const own = entryReport.forObject();
-    names.push({
-      name,
-      startDate: own.read(entry, 'startDate', dateOnly),
-      endDate: own.read(entry, 'endDate', dateOnly),
-      ...own.fields(),
-    });
+    const missing = missingRequired(reader, entry);
+    if (missing !== undefined) entryReport.unreadable(missing, name);
+    else entries.push(readFields(reader, entry, entryReport.forObject(), NOTHING_LEFT_OUT));
   });
-  return names;
+  return entries;
 }
 
-function readAvatar(value: unknown, report: FieldReport): Avatar | null {
-  if (value === undefined || value === null) return null;
-  if (!isObject(value)) return report.invalid('avatar');
-  const own = report.forObject();
+interface AddressReader {
+  oneLine: ValueCheck;
+  parts: ShapeReader;
+  partNames: readonly string[];
+  /** The address known only by its one-line form, every part null: a copy of it, with that form. */
+  onlyOneLine: Readonly<Record<string, null>>;
+}
+
+function addressReader(shape: Shape): AddressReader {
   return {
-    image: own.read(value, 'image', httpUrl),
-    initials: own.read(value, 'initials', nonEmptyString),
-    ...own.fields(),
+    oneLine: valueCheck(shape[ONE_LINE] as TextField),
+    parts: shapeReader(shape, ONE_LINE),
+    partNames: fieldNames(shape).filter((name) => name !== ONE_LINE),
+    onlyOneLine: Object.fromEntries(fieldNames(shape).map((name) => [name, null])),
   };
+}
+
+function readAddress(reader: AddressReader, result: Json, companyReport: FieldReport): Address | null {
+  const report = companyReport.forObject();
+  const formatted = report.read(result, 'address', reader.oneLine, ONE_LINE);
+  const structured = result.addressStructured;
+  const parts = report.below('addressStructured');
+  if (isObject(structured)) return readFields(reader.parts, structured, parts, NOTHING_LEFT_OUT, formatted) as Address;
+  if (structured !== undefined && structured !== null) parts.invalid(...reader.partNames);
+  if (formatted !== null) {
+    const address: Record<string, unknown> = { ...reader.onlyOneLine, [ONE_LINE]: formatted };
+    report.noteInvalid(address);
+    return address as Address;
+  }
+  const cause = report.fields().invalid;
+  if (cause) companyReport.nullBecauseOf('address', Object.values(cause).join(', '));
+  return null;
 }
 
 function isObject(value: unknown): value is Json {
@@ -271,45 +250,4 @@ function isObject(value: unknown): value is Json {
 /** A count totalCount can answer: one past GraphQL's Int would fail the whole search, so it is malformed like any other. */
 function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_GRAPHQL_INT;
-}
-
-function nonEmptyString(value: unknown): string | null {
-  return typeof value === 'string' && value.trim() !== '' ? value : null;
-}
-
-function jurisdictionCode(value: unknown): string | null {
-  return typeof value === 'string' && JURISDICTION.test(value) ? value.toUpperCase() : null;
-}
-
-function dateTime(value: unknown): Date | null {
-  if (typeof value !== 'string') return null;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? null : date;
-}
-
-function dateOnly(value: unknown): string | null {
-  const match = typeof value === 'string' ? DATE_ONLY.exec(value) : null;
-  if (!match) return null;
-  const [, year, month, day] = match.map(Number) as [number, number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? (value as string) : null;
-}
-
-function coordinate(limit: number): (value: unknown) => number | null {
-  return (value) => (typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= limit ? value : null);
-}
-
-const validLatitude = coordinate(90);
-const validLongitude = coordinate(180);
-
-/** One parse, not URL.canParse and then new URL: there is one per result, and a parse is most of reading one. */
-function httpUrl(value: unknown): string | null {
-  if (typeof value !== 'string') return null;
-  let protocol: string;
-  try {
-    ({ protocol } = new URL(value));
-  } catch {
-    return null;
-  }
-  return protocol === 'https:' || protocol === 'http:' ? value : null;
 }

@@ -1,48 +1,53 @@
 import { z } from 'zod';
-import type { Company } from './company.js';
-import { MAX_PREVIOUS_NAMES } from './search-response.js';
+import { COMPANY, type Company, type Field, fieldNames, type Shape } from './company.js';
+import { type ValueField, valueCheck } from './field-checks.js';
 import { NO_REPEATS, type SearchWindow } from './window-size.js';
 
 /** Longest stored window read: an upstream body is refused past 1 MiB, and a window holds less than its body. */
 export const MAX_STORED_WINDOW_LENGTH = 1024 * 1024;
 
-// No cap per string: the upstream's parser sets none, and a window it cannot read back is fetched anew by every
-// instance. MAX_STORED_WINDOW_LENGTH bounds the whole.
-const text = z.string();
-const nullableText = text.nullable();
-const invalid = z.record(text, text).optional();
+const invalid = z.record(z.string(), z.string()).optional();
 
-const companySchema = z.object({
-  name: text.min(1),
-  companyNumber: text.min(1),
-  jurisdiction: text,
-  status: nullableText,
-  address: z
-    .object({
-      formatted: nullableText,
-      streetLine1: nullableText,
-      streetLine2: nullableText,
-      city: nullableText,
-      region: nullableText,
-      postcode: nullableText,
-      country: nullableText,
-      latitude: z.number().min(-90).max(90).nullable(),
-      longitude: z.number().min(-180).max(180).nullable(),
-      invalid,
-    })
-    .nullable(),
-  // Any date the upstream's parser took, as Date's JSON writes it (a year past 9999 too).
-  incorporatedDate: z
-    .string()
-    .max(64)
-    .transform((value) => new Date(value))
-    .pipe(z.date())
-    .nullable(),
-  isPlatformMember: z.boolean().nullable(),
-  previousNames: z.array(z.object({ name: text.min(1), startDate: nullableText, endDate: nullableText, invalid })).max(MAX_PREVIOUS_NAMES),
-  avatar: z.object({ image: nullableText, initials: nullableText, invalid }).nullable(),
-  invalid,
-});
+/**
+ * A value as the reader keeps it, checked as the reader checks the upstream's
+ * (field-checks.ts): the same caps, formats and ranges, so a
+ * window any instance wrote reads back whole, and one no reader could have
+ * made is no window.
+ */
+function valueSchema(field: ValueField): z.ZodType {
+  const accepts = valueCheck(field);
+  if (field.kind === 'dateTime') {
+    // Stored as Date's JSON writes it (a year past 9999 too), read back as a Date.
+    return z
+      .string()
+      .max(field.maxLength)
+      .transform((value) => new Date(value))
+      .pipe(z.date());
+  }
+  const check = z.custom((value) => accepts(value) !== null);
+  return field.kind === 'jurisdiction' || (field.kind === 'text' && field.required) ? check : check.nullable();
+}
+
+function fieldSchema(field: Field): z.ZodType {
+  switch (field.kind) {
+    case 'object':
+    case 'address':
+      return shapeSchema(field.shape).nullable();
+    case 'list':
+      return z.array(shapeSchema(field.shape)).max(field.maxItems);
+    case 'dateTime':
+      return valueSchema(field).nullable();
+    default:
+      return valueSchema(field);
+  }
+}
+
+function shapeSchema(shape: Shape) {
+  return z.object({ ...Object.fromEntries(fieldNames(shape).map((name) => [name, fieldSchema(shape[name]!)])), invalid });
+}
+
+/** Every field of the declaration, as the reader holds it: nothing declared can be read and then lost on the way through Redis. */
+const companySchema = shapeSchema(COMPANY) as unknown as z.ZodType<Company>;
 
 function buildSchema(pageSize: number) {
   return z.object({
@@ -96,5 +101,5 @@ export function decodeWindow(raw: string, key: string, pageSize: number): Search
   const read = storedWindowSchema(pageSize).safeParse(parsed);
   if (!read.success || read.data.key !== key) return undefined;
   const { slots, repeated, total, fetchedAt } = read.data;
-  return { slots: slots as (Company | null)[], repeated: repeated.length === 0 ? NO_REPEATS : repeated, total, fetchedAt };
+  return { slots, repeated: repeated.length === 0 ? NO_REPEATS : repeated, total, fetchedAt };
 }

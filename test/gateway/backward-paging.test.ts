@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { encodeCursor, searchFingerprint } from '../../src/schema/cursor.js';
 import { searchQueryKey } from '../../src/upstream/search-query.js';
 import { SearchCompaniesDocument, type SearchCompaniesQuery, type SearchCompaniesQueryVariables } from '../generated/graphql.js';
+import { matchCount } from '../support/data-set.js';
 import { startStack, type Stack } from '../support/stack.js';
 
 type Connection = SearchCompaniesQuery['searchCompanies'];
@@ -12,10 +13,13 @@ const backward = (last: number, before: string | null) => ({ first: null, after:
 
 const idsOf = (connection: Connection) => connection.edges.map((edge) => edge.node.id);
 
+/** Matches of 'trading' in the data set: more than one window of 50, so paging past the first needs a page parameter. */
+const TRADING = matchCount('trading');
+
 describe.each([
-  // 'trading' has 154 results: without a page parameter the first window's 50 can be paged through, with it all of them.
+  // Without a page parameter the first window's 50 can be paged through, with it every match.
   ['without UPSTREAM_PAGE_PARAM', undefined, 10, 50],
-  ['with UPSTREAM_PAGE_PARAM', 'page', 22, 154],
+  ['with UPSTREAM_PAGE_PARAM', 'page', 22, TRADING],
 ])('paging backward with last and before (%s)', (_, upstreamPageParam, pageSize, reachable) => {
   let stack: Stack;
   let searches = 0;
@@ -43,7 +47,8 @@ describe.each([
     while (forwardPages.at(-1)!.pageInfo.hasNextPage) {
       forwardPages.push(await page(q, forward(pageSize, forwardPages.at(-1)!.pageInfo.endCursor)));
     }
-    expect(forwardPages).toHaveLength(reachable / pageSize);
+    expect(TRADING).toBeGreaterThan(50);
+    expect(forwardPages).toHaveLength(Math.ceil(reachable / pageSize));
     expect(forwardPages.map((connection) => connection.pageInfo.hasPreviousPage)).toEqual(forwardPages.map((__, i) => i > 0));
 
     const backwardPages: Connection[] = [await page(q, backward(pageSize, forwardPages.at(-1)!.pageInfo.startCursor))];
@@ -101,21 +106,30 @@ describe('paging backward when the upstream ends before its total', () => {
 
   it('places the last page again once a short window shows where the results end', async () => {
     const q = 'TRADING';
-    // 154 results by the total, but the window of 150–153 comes back empty.
+    // Every match by the total, but the last window, short, comes back empty: only whole windows can be paged through.
+    expect(TRADING % 50, 'the last window of the matches is short').toBeGreaterThan(0);
+    const reachable = TRADING - (TRADING % 50);
     stack.lookup.knobs.mapResults = (results) => (results.length < 50 ? [] : results);
     const { body } = await stack.execute(SearchCompaniesDocument, { q, jurisdiction: 'GB', last: 10 });
     stack.lookup.knobs.clearFaults();
     const connection = body.data!.searchCompanies;
-    expect(connection).toMatchObject({ totalCount: 154, reachableCount: 150, pageInfo: { hasNextPage: false, hasPreviousPage: true } });
+    expect(connection).toMatchObject({
+      totalCount: TRADING,
+      reachableCount: reachable,
+      pageInfo: { hasNextPage: false, hasPreviousPage: true },
+    });
     const whole = await stack.execute(SearchCompaniesDocument, {
       q,
       jurisdiction: 'GB',
       first: 10,
-      after: encodeCursor(searchFingerprint(searchQueryKey({ q, jurisdiction: 'GB' })), 139),
+      after: encodeCursor(searchFingerprint(searchQueryKey({ q, jurisdiction: 'GB' })), reachable - 11),
     });
     expect(idsOf(connection)).toEqual(idsOf(whole.body.data!.searchCompanies));
     expect(connection.edges).toHaveLength(10);
-    // The windows of 100–149 and 150–153 once each, after the first: nothing asked twice.
-    expect(stack.lookup.counters.searchQueries.map((query) => new URLSearchParams(query).get('page'))).toEqual(['1', '3', '4']);
+    // The first window (for the total), then those of the last 10 matches by the total, then those of the last 10
+    // that can be reached: each once, nothing asked twice.
+    const pageOf = (position: number) => String(Math.floor(position / 50) + 1);
+    const expected = [...new Set(['1', ...[TRADING - 10, TRADING - 1, reachable - 10, reachable - 1].map(pageOf)])];
+    expect(stack.lookup.counters.searchQueries.map((query) => new URLSearchParams(query).get('page'))).toEqual(expected);
   });
 });

@@ -64,7 +64,8 @@ describe('cache memory bound', { timeout: SEQUENTIAL_REQUESTS_TIMEOUT_MS }, () =
   });
 
   it('keeps no more short answers than the memory they hold fits in their share of CACHE_MAX_BYTES', async () => {
-    const maxBytes = 64 * 1024;
+    // Large enough that one short answer fits in the share one entry may take (MAX_ENTRY_SHARE).
+    const maxBytes = 128 * 1024;
     stack = await startStack({ gateway: { cacheMaxBytes: maxBytes, cacheTtlMs: 600_000, rateLimitPerMinute: 0 } });
     const running = stack;
     const path = (i: number) => `/graphql?query=${encodeURIComponent(`{searchCompanies(q:"${nothing(i)}",jurisdiction:GB){totalCount}}`)}`;

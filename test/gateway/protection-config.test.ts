@@ -21,6 +21,7 @@ describe('protection settings', () => {
       maxExpandedSelections: 2_000,
       maxUpstreamSearches: 5,
       maxResultFields: 10_000,
+      maxResponseBytes: 1_048_576,
       batchingLimit: 0,
       corsAllowedOrigins: [],
       apiKeys: [],
@@ -33,6 +34,17 @@ describe('protection settings', () => {
       trustedDocuments: undefined,
       allowArbitraryOperations: true,
     });
+  });
+
+  it('takes MAX_RESPONSE_BYTES from 16 KiB to 64 MiB', () => {
+    expect(readConfig({ MAX_RESPONSE_BYTES: '16384' }).maxResponseBytes).toBe(16_384);
+    expect(readConfig({ MAX_RESPONSE_BYTES: '67108864' }).maxResponseBytes).toBe(67_108_864);
+    expect(problemsOf({ MAX_RESPONSE_BYTES: '16383' })).toEqual([
+      'MAX_RESPONSE_BYTES must be a whole number from 16384 to 67108864, got "16383"',
+    ]);
+    expect(problemsOf({ MAX_RESPONSE_BYTES: '1MiB' })).toEqual([
+      'MAX_RESPONSE_BYTES must be a whole number from 16384 to 67108864, got "1MiB"',
+    ]);
   });
 
   it('in production turns GraphiQL and introspection off and wants client access decided', () => {

@@ -2,9 +2,10 @@ import type { IncomingMessage } from 'node:http';
 import { print } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/gateway/access/api-keys.js';
-import { MAX_KEY_LENGTH, ResponseCache } from '../../src/gateway/response-cache/response-cache.js';
+import { MAX_ENTRY_SHARE, MAX_KEY_LENGTH, ResponseCache } from '../../src/gateway/response-cache/response-cache.js';
 import { stringBytes } from '../../src/upstream/heap-size.js';
 import { DashboardSearchDocument, SearchCompaniesDocument } from '../generated/graphql.js';
+import { matchCount } from '../support/data-set.js';
 import { manualClock, type ManualClock } from '../support/clock.js';
 import { startStack, type Stack, type StackOptions } from '../support/stack.js';
 
@@ -154,7 +155,7 @@ describe('response cache', () => {
     const [withErrors, clean] = JSON.parse((await stack.post(batch)).text);
     expect(withErrors.errors[0].extensions.code).toBe('UPSTREAM_INVALID_FIELD');
     expect(clean.errors).toBeUndefined();
-    expect(clean.data.searchCompanies.totalCount).toBe(1228);
+    expect(clean.data.searchCompanies.totalCount).toBe(matchCount('holdings'));
     await stack.post(batch);
     expect(operationsRun(stack)).toBe(4);
 
@@ -170,7 +171,7 @@ describe('response cache', () => {
     for (const accept of ['multipart/mixed', 'text/event-stream', 'multipart/mixed']) {
       const { status, text } = await stack.post(SEARCH, { accept });
       expect(status).toBe(200);
-      expect(text).toContain('"totalCount":1228');
+      expect(text).toContain(`"totalCount":${matchCount('holdings')}`);
     }
     expect(operationsRun(stack)).toBe(3);
   });
@@ -222,6 +223,21 @@ describe('response cache', () => {
     const oneEntry = cache.bytes;
     cache.set(long, answer, Date.now() + 60_000);
     expect(cache.bytes - oneEntry - oneEntry).toBe(stringBytes(long) - stringBytes(short));
+  });
+
+  it('keeps no answer that would take more than its share of the cache, so that a few large ones cannot evict the rest', () => {
+    const maxBytes = 256 * 1_024;
+    const cache = new ResponseCache({ maxBytes, maxTtlMs: 60_000 });
+    const answer = (bytes: number) => ({ contentType: 'application/json', body: Buffer.alloc(bytes, 'x') });
+    const share = maxBytes * MAX_ENTRY_SHARE;
+    cache.set('small', answer(share / 2), Date.now() + 60_000);
+    const small = cache.bytes;
+    expect(small).toBeGreaterThan(share / 2);
+    expect(small).toBeLessThanOrEqual(share);
+    for (let i = 0; i < 100; i++) cache.set(`large ${i}`, answer(share), Date.now() + 60_000);
+    expect(cache.get('large 0')).toBeUndefined();
+    expect(cache.get('small')?.body.length).toBe(share / 2);
+    expect(cache.bytes).toBe(small);
   });
 
   it('keeps a small body as bytes of its own, not as a view of a shared pool', () => {

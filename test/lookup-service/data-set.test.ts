@@ -9,6 +9,7 @@ import {
   normaliseName,
 } from '../../src/lookup-service/index.js';
 import type { CompanyResult } from '../../src/lookup-service/index.js';
+import { RandomStreams } from '../../src/lookup-service/prng.js';
 
 const companies = defaultDataSet();
 const gb = companies.filter((company) => company.jurisdiction === 'GB');
@@ -37,6 +38,18 @@ describe('the generated data set', () => {
     expect(other.map((company) => company.name)).not.toEqual(
       createDataSet({ seed: 8, gbCount: 50, ieCount: 50 }).map((company) => company.name),
     );
+  });
+
+  it('draws each field from a stream of its own, so a field added later leaves the others as they were', () => {
+    const draws = (streams: RandomStreams, alsoDraw?: string) =>
+      Array.from({ length: 100 }, () => {
+        if (alsoDraw) streams.for(alsoDraw).next();
+        return streams.for('GB/name').next();
+      });
+    const alone = draws(new RandomStreams(20_250_630));
+    expect(draws(new RandomStreams(20_250_630), 'GB/website')).toEqual(alone);
+    expect(draws(new RandomStreams(20_250_631))).not.toEqual(alone);
+    expect(draws(new RandomStreams(20_250_630), 'GB/name')).not.toEqual(alone);
   });
 
   it('generates the requested counts besides the fixtures', () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Company } from '../../src/upstream/company.js';
+import { COMPANY, type Company } from '../../src/upstream/company.js';
 import { SharedWindows, type SharedWindowsOptions } from '../../src/upstream/shared-windows.js';
 import { NO_REPEATS, type SearchWindow } from '../../src/upstream/window-size.js';
 import { manualClock, type ManualClock } from '../support/clock.js';
+import { companyWith } from '../support/declared-companies.js';
 import { redisStorePerTest } from '../support/redis-server.js';
 
 const KEY = 'acme|gb|0';
@@ -47,21 +48,13 @@ describe('SharedWindows', () => {
 
   it('reads back every window it publishes, whatever the upstream sent that its parser accepted', async () => {
     const shared = windows(clock());
-    const company = (fields: Partial<Company>): Company => ({
-      name: 'Acme',
-      companyNumber: '1',
-      jurisdiction: 'GB',
-      status: null,
-      address: null,
-      incorporatedDate: null,
-      isPlatformMember: null,
-      previousNames: [],
-      avatar: null,
-      ...fields,
-    });
-    // The upstream's parser bounds neither a name's length nor a date's year; a window it cannot read back is fetched
+    const company = (fields: Partial<Company>): Company => companyWith({ name: 'Acme', companyNumber: '1', jurisdiction: 'GB', ...fields });
+    // A name as long as the upstream's parser takes, and a date past year 9999; a window it cannot read back is fetched
     // anew by every instance, one upstream call each.
-    const slots = [company({ name: 'n'.repeat(20_000) }), company({ incorporatedDate: new Date('+010000-01-01T00:00:00Z') })];
+    const slots = [
+      company({ name: 'n'.repeat(COMPANY.name.maxLength) }),
+      company({ incorporatedDate: new Date('+010000-01-01T00:00:00Z') }),
+    ];
     for (const [index, slot] of slots.entries()) {
       const key = `${KEY}|${index}`;
       await shared.fetch(key, undefined, fetched(clock(), [slot]), false);

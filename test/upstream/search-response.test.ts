@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UpstreamBadResponseError } from '../../src/errors/upstream-errors.js';
 import { MAX_PREVIOUS_NAMES, readSearchResponse } from '../../src/upstream/search-response.js';
+import { companyWith } from '../support/declared-companies.js';
 
 const WHERE = 'GET /v1/company/search';
 const read = (body: unknown, pageSize = 50) =>
@@ -24,27 +25,30 @@ describe('readSearchResponse', () => {
   it('reads a well-formed answer field by field', () => {
     const answer = read({ results: [company()], total: 12 });
     expect(answer).toEqual({ slots: [expect.any(Object)], unasked: 0, previousNamesLeftOut: 0, total: 12, invalidFields: [] });
-    expect(answer.slots[0]).toEqual({
-      name: 'Ferncastle Holdings Ltd',
-      companyNumber: '01234567',
-      jurisdiction: 'GB',
-      status: 'ACTIVELY_TRADING',
-      address: {
-        formatted: '1 High Street, Leeds',
-        streetLine1: '1 High Street',
-        streetLine2: null,
-        city: 'Leeds',
-        region: null,
-        postcode: 'LS1 1AA',
-        country: 'GB',
-        latitude: 53.8,
-        longitude: -1.5,
-      },
-      incorporatedDate: new Date('2001-02-03T00:00:00Z'),
-      isPlatformMember: true,
-      previousNames: [{ name: 'Ferncastle Ltd', startDate: '1999-01-01', endDate: '2001-02-02' }],
-      avatar: { image: 'https://example.com/logo.png', initials: 'FH' },
-    });
+    // Every field the declaration holds: those the body has as read, the others null.
+    expect(answer.slots[0]).toEqual(
+      companyWith({
+        name: 'Ferncastle Holdings Ltd',
+        companyNumber: '01234567',
+        jurisdiction: 'GB',
+        status: 'ACTIVELY_TRADING',
+        address: {
+          formatted: '1 High Street, Leeds',
+          streetLine1: '1 High Street',
+          streetLine2: null,
+          city: 'Leeds',
+          region: null,
+          postcode: 'LS1 1AA',
+          country: 'GB',
+          latitude: 53.8,
+          longitude: -1.5,
+        },
+        incorporatedDate: new Date('2001-02-03T00:00:00Z'),
+        isPlatformMember: true,
+        previousNames: [{ name: 'Ferncastle Ltd', startDate: '1999-01-01', endDate: '2001-02-02' }],
+        avatar: { image: 'https://example.com/logo.png', initials: 'FH' },
+      }),
+    );
   });
 
   it('reads a malformed field as null on its own, noting where it was', () => {
@@ -85,10 +89,10 @@ describe('readSearchResponse', () => {
     );
   });
 
-  it('leaves out a result without a name or number, keeping the others in their places', () => {
+  it('leaves out a result without a name or number, keeping the others in their places, and says which was missing', () => {
     const answer = read({ results: [company({ name: '  ' }), company({ companyNumber: 7 }), 'text', null, company()], total: 5 });
     expect(answer.slots.map((slot) => slot?.name ?? null)).toEqual([null, null, null, null, 'Ferncastle Holdings Ltd']);
-    expect(answer.invalidFields).toEqual(['results[0]', 'results[1]', 'results[2]', 'results[3]']);
+    expect(answer.invalidFields).toEqual(['results[0].name', 'results[1].companyNumber', 'results[2]', 'results[3]']);
   });
 
   it('ignores fields it does not know', () => {

@@ -418,6 +418,14 @@ export const requestLimitSettings = {
     default: 10_000,
     doc: "most fields an operation's answer could hold, counted before it runs: each field selected once per entry of the lists above it (a page of `searchCompanies` holds up to its `pageSize`, `first` or `last`, 20 by default; a company's `previousNames` up to 20). The company card at a page of 50 counts 4,261; an operation over the limit is refused with `OPERATION_TOO_COMPLEX`. Introspection fields count once",
   }),
+  maxResponseBytes: setting({
+    env: 'MAX_RESPONSE_BYTES',
+    kind: integer(16 * 1024, 64 * 1024 * 1024, 'bytes'),
+    // Room for any answer a client asks for in earnest (the company card at a page of 50 is far smaller), far below
+    // what one long upstream string repeated under every alias makes of an answer.
+    default: 1024 * 1024,
+    doc: "most bytes of JSON one request's answer may hold, errors and warnings included (a batch's answers together), counted once its operation has run and before anything is serialized (counting stops at the limit); a larger answer is refused whole with `RESPONSE_TOO_LARGE`. It also bounds what clients that do not read their answers can make the gateway hold: 32 times this in all (answers written and not yet taken by the network, queued pipelined answers included), past which the connections holding the most are closed, each with a warning",
+  }),
   batchingLimit: setting({
     env: 'BATCHING_LIMIT',
     kind: integer(0, 100),

@@ -19,6 +19,7 @@ import { useDocumentCache } from './use-document-cache.js';
 import { useErrorRequestIds } from './use-error-request-ids.js';
 import { useRequestId } from './use-request-id.js';
 import { useResponseNotes } from './use-response-notes.js';
+import { useMaxResponseBytes } from '../limits/use-max-response-bytes.js';
 import { useVariableErrorCodes } from './use-variable-error-codes.js';
 
 export interface GatewayOptions {
@@ -73,6 +74,8 @@ export function createGateway({
       // Yoga's own executor (@graphql-tools/executor) writes a field whose resolver returns a promise when it settles.
       useEngine({ execute }),
       ...tracingPlugins,
+      // Before the notes join the answer: it counts them, and drops them with an answer it refuses.
+      useMaxResponseBytes({ maxBytes: protection.maxResponseBytes }),
       useResponseNotes(),
       useVariableErrorCodes(),
       ...protectionPlugins(protection),

@@ -56,6 +56,8 @@ export interface RequestHandlerOptions {
   answerReady: (response: ServerResponse) => void;
   /** Told of each request the rate limit refuses, and whose. */
   onRateLimited: (client: Client) => void;
+  /** Told of each answer once it is written whole, to count what its client has not taken in (unread-answers.ts). */
+  answered: (response: ServerResponse) => void;
 }
 
 /** Static answers, loaded without credentials: the page a browser opens at /graphql, and the files it loads from under /graphiql/. */
@@ -83,20 +85,23 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
     request.url = originForm(request.url ?? '/');
     const headers = cors.headers(request.headers.origin);
     for (const name in headers) response.setHeader(name, headers[name]!);
-    handle(options, request, response, continueFirst).catch((error: unknown) => {
-      if (error instanceof ClientGoneError) {
-        // Nobody is left to answer, and nothing went wrong here.
-        logger.debug({ reason: error.message, requestId: requestIdOf(response) }, 'Client went away before sending its whole request');
-        response.destroy();
-        return;
-      }
-      logger.error({ err: error, requestId: requestIdOf(response) }, 'Request handling failed');
-      if (!response.headersSent) {
-        sendRejection(response, new InternalServerError());
-      } else {
-        response.destroy();
-      }
-    });
+    handle(options, request, response, continueFirst).then(
+      () => options.answered(response),
+      (error: unknown) => {
+        if (error instanceof ClientGoneError) {
+          // Nobody is left to answer, and nothing went wrong here.
+          logger.debug({ reason: error.message, requestId: requestIdOf(response) }, 'Client went away before sending its whole request');
+          response.destroy();
+          return;
+        }
+        logger.error({ err: error, requestId: requestIdOf(response) }, 'Request handling failed');
+        if (!response.headersSent) {
+          sendRejection(response, new InternalServerError());
+        } else {
+          response.destroy();
+        }
+      },
+    );
   };
 }
 

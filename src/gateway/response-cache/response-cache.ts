@@ -23,6 +23,15 @@ export interface ResponseCacheOptions {
 export const RESPONSE_CACHE_SHARE = 0.5;
 
 /**
+ * The most of the cache's bytes one answer may take; a larger one is not
+ * kept. Answers a few clients make large (every alias of a query, strings up
+ * to their caps) would otherwise evict everyone else's: with the defaults, 512
+ * KiB of 32 MiB, several times the largest answer a client asks for in
+ * earnest, and 64 of them fill the cache.
+ */
+export const MAX_ENTRY_SHARE = 1 / 64;
+
+/**
  * Longest request whose answer is kept, in bytes of URL, Content-Type and
  * body, far above dashboards' requests: it bounds what a key costs to compute,
  * and what the parts kept in a key as they are (a POST's URL, the
@@ -70,6 +79,7 @@ export class ResponseCache {
     this.#clock = options.clock ?? systemClock;
     this.#answers = new LRUCache<string, SerializedAnswer>({
       maxSize: options.maxBytes,
+      maxEntrySize: Math.floor(options.maxBytes * MAX_ENTRY_SHARE),
       sizeCalculation: entryBytes,
       ttl: options.maxTtlMs,
       // A clock reading per check instead of lru-cache's 1 ms timer per access (see the search cache in upstream/search-windows.ts).
@@ -107,7 +117,8 @@ export class ResponseCache {
 
   /**
    * Keeps `answer` until `freshUntil` (epoch ms), the moment its data goes
-   * stale, or the maximum TTL. A body that is a view of a larger buffer (Node
+   * stale, or the maximum TTL, unless it would take more than its share of
+   * the cache (MAX_ENTRY_SHARE). A body that is a view of a larger buffer (Node
    * serves small Buffers from an 8 KiB pool) is kept as a copy of its own, so
    * that the bytes counted are the bytes held.
    */
