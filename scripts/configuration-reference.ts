@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defaultText, type Setting } from '../src/gateway/config/kinds.js';
+import { MAX_SECRET_FILE_BYTES } from '../src/gateway/config/gateway-config.js';
+import { apiKeys, defaultText, inLargerUnit, type Setting } from '../src/gateway/config/kinds.js';
 import { SETTING_GROUPS } from '../src/gateway/config/settings.js';
 
 /** docs/configuration.md, made from the declarations in src/gateway/config/settings.ts. */
@@ -26,7 +27,9 @@ export function configurationReference(): string {
     '(`UPSTREAM_CLIENT_SECRET_FILE=/run/secrets/upstream-client-secret`), as a mounted Kubernetes',
     'or Docker secret gives it: the whole file, less one final newline. Setting both the variable',
     'and its `_FILE` is a problem; so is a file that cannot be read (the line names the variable,',
-    'the path and why, never what the file holds) or that is empty.',
+    'the path and why, never what the file holds) or that is empty, one that is not a regular file',
+    '(a named pipe or a device is refused before it is read, so that it cannot hold the start), and',
+    `one larger than ${inLargerUnit(MAX_SECRET_FILE_BYTES, 'bytes')} (${inLargerUnit(apiKeys.maxFileBytes!, 'bytes')} for \`GATEWAY_API_KEYS_FILE\`).`,
   ];
   for (const { title, settings } of SETTING_GROUPS) {
     lines.push('', `## ${title}`, '', '| variable | default | accepts | meaning |', '|---|---|---|---|');

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { getSystemErrorMap } from 'node:util';
+import { FileRefusedError, readRegularFile } from '../../shared/regular-file.js';
 import { CHECKS, combined } from './checks.js';
 import { defaultText, type Read, Refusal, type Setting } from './kinds.js';
 import { SETTING_GROUPS, type Settings } from './settings.js';
@@ -15,6 +15,9 @@ export type UpstreamTarget = NonNullable<GatewayConfig['upstream']>;
 export type TracingSettings = NonNullable<GatewayConfig['tracing']>;
 
 export type Env = Readonly<Record<string, string | undefined>>;
+
+/** The most bytes a secret's file may hold (a kind may allow more: API keys); far above any secret's value. */
+export const MAX_SECRET_FILE_BYTES = 64 * 1024;
 
 /** Every problem found in the environment, one line each. */
 export class ConfigError extends Error {
@@ -95,8 +98,9 @@ class Reading {
     if (value !== undefined) return this.#refuse(declared, at, `Set ${declared.env} or ${fileVariable}, not both`);
     let content: string;
     try {
-      content = readFileSync(path, 'utf8').replace(/\r?\n$/, '');
+      content = readRegularFile(path, declared.kind.maxFileBytes ?? MAX_SECRET_FILE_BYTES).replace(/\r?\n$/, '');
     } catch (error) {
+      if (error instanceof FileRefusedError) return this.#refuse(declared, at, `${fileVariable}: ${path} ${error.message}`);
       return this.#refuse(declared, at, `${fileVariable}: cannot read ${path}: ${reasonOf(error)}`);
     }
     return content.trim() === '' ? this.#refuse(declared, at, `${fileVariable}: ${path} is empty`) : content;

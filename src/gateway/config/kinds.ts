@@ -31,6 +31,8 @@ export interface Kind<T> {
   show?(value: T): unknown;
   /** What of a secret value may be printed; a secret of a kind without it prints as `[redacted]`. */
   redacted?(value: T): unknown;
+  /** The most bytes a secret's file may hold, where not MAX_SECRET_FILE_BYTES. */
+  readonly maxFileBytes?: number;
 }
 
 /** The value of a setting read before the one asking: a default may follow from settings read earlier. */
@@ -185,6 +187,8 @@ export const apiKeys: Kind<ApiKey[]> = {
     return problems.length === 0 ? keys : new Refusal(...problems);
   },
   redacted: (keys) => keys.map((key) => key.id),
+  // Room for some ten thousand keys; a client per key is what the ids are for.
+  maxFileBytes: 1024 * 1024,
 };
 
 export const origins: Kind<string[]> = {

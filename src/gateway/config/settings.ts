@@ -88,7 +88,7 @@ const trustedDocuments = setting({
   kind: manifests,
   default: undefined,
   defaultDoc: 'unset: any operation runs',
-  doc: 'trusted-documents manifests (each the `persisted-documents.json` the codegen client preset writes: `{"sha256:<hex>": "<document>"}`), a folder standing for the `*.json` files in it (one per app); the documents of all are allowed; checked at start: every id must be its document\'s SHA-256, and an id found in two manifests must name the same document in both',
+  doc: 'trusted-documents manifests (each the `persisted-documents.json` the codegen client preset writes: `{"sha256:<hex>": "<document>"}`, at most 16 MiB), a folder standing for the `*.json` files in it (one per app); the documents of all are allowed; checked at start: every id must be its document\'s SHA-256, and an id found in two manifests must name the same document in both',
 });
 
 const otlpProtocols = oneOf(['http/protobuf', 'http/json', 'grpc']);
