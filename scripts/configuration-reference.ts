@@ -1,12 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defaultText, type Setting } from '../src/gateway/config/kinds.js';
+import { MAX_SECRET_FILE_BYTES } from '../src/gateway/config/gateway-config.js';
+import { apiKeys, defaultText, docOf, inLargerUnit, type Setting } from '../src/gateway/config/kinds.js';
 import { SETTING_GROUPS } from '../src/gateway/config/settings.js';
 
 /** docs/configuration.md, made from the declarations in src/gateway/config/settings.ts. */
 export function configurationReference(): string {
   const declared = SETTING_GROUPS.flatMap(({ settings }) => Object.values(settings) as Setting<unknown>[]);
   const secrets = declared.filter((setting) => setting.secret).map((setting) => `\`${setting.env}\``);
+  // A secret reloads from its file; a value in the environment never changes.
+  const reloaded = declared.filter((setting) => setting.reloads).map((setting) => `\`${setting.env}${setting.secret ? '_FILE' : ''}\``);
   const lines = [
     '# Configuration',
     '',
@@ -26,13 +29,24 @@ export function configurationReference(): string {
     '(`UPSTREAM_CLIENT_SECRET_FILE=/run/secrets/upstream-client-secret`), as a mounted Kubernetes',
     'or Docker secret gives it: the whole file, less one final newline. Setting both the variable',
     'and its `_FILE` is a problem; so is a file that cannot be read (the line names the variable,',
-    'the path and why, never what the file holds) or that is empty.',
+    'the path and why, never what the file holds) or that is empty, one that is not a regular file',
+    '(a named pipe or a device is refused before it is read, so that it cannot hold the start), and',
+    `one larger than ${inLargerUnit(MAX_SECRET_FILE_BYTES, 'bytes')} (${inLargerUnit(apiKeys.maxFileBytes!, 'bytes')} for \`GATEWAY_API_KEYS_FILE\`).`,
+    '',
+    '## Reloading',
+    '',
+    `The files of ${listed(reloaded)} are read again, without a restart, on \`SIGHUP\` and whenever`,
+    'they change (the folders holding them are watched, so that a Kubernetes Secret or',
+    "ConfigMap's `..data` swap is seen). The whole configuration is read again as a start would read",
+    'it: only one a start would accept is applied, and requests under way finish with the settings',
+    'they began with. Other settings apply at the next start. See *Rotating secrets and reloading*',
+    'in docs/deployment.md.',
   ];
   for (const { title, settings } of SETTING_GROUPS) {
     lines.push('', `## ${title}`, '', '| variable | default | accepts | meaning |', '|---|---|---|---|');
     for (const setting of Object.values(settings) as Setting<unknown>[]) {
       const name = setting.secret ? `\`${setting.env}\`, \`${setting.env}_FILE\`` : `\`${setting.env}\``;
-      lines.push(`| ${[name, defaultText(setting), setting.kind.accepts, setting.doc].map(cell).join(' | ')} |`);
+      lines.push(`| ${[name, defaultText(setting), setting.kind.accepts, docOf(setting)].map(cell).join(' | ')} |`);
     }
   }
   return `${lines.join('\n')}\n`;

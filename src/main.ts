@@ -13,6 +13,7 @@ import { type RunningGateway, startGateway } from './gateway/server.js';
 import type { LookupService } from './lookup-service/index.js';
 import { onStopSignal } from './shared/stop-signals.js';
 import { startTracing } from './gateway/observability/tracing.js';
+import { Reloader } from './gateway/reload/reloader.js';
 
 /** The release running, as package.json names it (the image's version label is the same): on the ready line, so that a log tells which release answered. */
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -27,6 +28,10 @@ async function main(): Promise<void> {
     process.stdout.write(settingsHelp());
     return;
   }
+  // SIGHUP reloads (gateway/reload/); Node's default for it ends the process, so it is taken from the first moment, even
+  // where nothing is configured to reload. One that comes while the gateway starts is answered by the check after start.
+  let reloader: Reloader | undefined;
+  process.on('SIGHUP', () => reloader?.reload('SIGHUP'));
   let config: GatewayConfig;
   try {
     config = readConfig();
@@ -48,6 +53,7 @@ async function main(): Promise<void> {
   const gateway = await startGateway(config, target, logger, { tracing });
   const stop = async (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'Shutting down');
+    reloader?.close();
     try {
       await gateway.close();
       await lookupService?.close();
@@ -62,6 +68,9 @@ async function main(): Promise<void> {
   };
   // Before the ready line: whoever reads it may signal at once, and a signal before the listener is there kills the process uncleanly.
   onStopSignal((signal) => void stop(signal));
+  reloader = new Reloader({ env: process.env, config, apply: (settings) => gateway.reload(settings), logger });
+  // A file changed between the configuration's reading and the watch's start would otherwise wait for the next change.
+  reloader.reload('start');
   // What was set, short enough to read before the ready line; every setting where asked for.
   const set = describeConfig(config, process.env);
   logger.info({ set }, `Configuration: ${Object.keys(set).length} settings set, the others at their defaults (docs/configuration.md)`);

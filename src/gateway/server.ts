@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerOptions } from 'node:http';
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Alarm, Clock, Sleep } from '../upstream/resilience/clock.js';
-import { createAccessPolicy } from './access/client-access.js';
+import type { AccessPolicy } from './access/client-access.js';
 import type { GatewayConfig, UpstreamTarget } from './config/gateway-config.js';
 import { ConnectionCap } from './http/connection-cap.js';
 import { createCorsPolicy } from './http/cors.js';
@@ -34,6 +34,7 @@ import { ObservedResponse, startObserving } from './observability/observed-respo
 import { Readiness } from './observability/readiness.js';
 import { fetchTokenAtStart } from './observability/token-at-start.js';
 import { useGraphqlMetrics } from './observability/use-graphql-metrics.js';
+import { LiveSettings, type ReloadableSettings } from './reload/live-settings.js';
 
 /** How long a keep-alive connection may sit idle between requests. */
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
@@ -67,6 +68,8 @@ export interface RunningGateway {
   metricsUrl: string | undefined;
   /** Resolves once the token asked for at start has come, or failed (logged); at once when none was asked for. */
   tokenAtStart: Promise<void>;
+  /** Puts reloaded access settings and trusted documents in effect for the requests that arrive from now on (reload/). */
+  reload(settings: ReloadableSettings): void;
   /** /ready answers 503 from now on, then, after SHUTDOWN_DRAIN_DELAY_MS, no connection is accepted and the requests in flight finish. */
   close(): Promise<void>;
 }
@@ -106,6 +109,7 @@ export async function startGateway(
   const shared = await openSharedStore(config, logger, options.redisClock);
   const metrics = config.metricsPort === undefined ? undefined : new GatewayMetrics(config.apiKeys.map((key) => key.id));
   const clock = options.clock ?? systemClock;
+  const live = new LiveSettings(config);
   const upstream = upstreamClientFor(config, target, {
     cacheMaxBytes: config.cacheMaxBytes - answerBytes - documentBytes,
     log: logger,
@@ -121,7 +125,7 @@ export async function startGateway(
     requestDeadlineMs: config.requestDeadlineMs,
     deadlineAlarm: options.deadlineAlarm,
     logger,
-    protection: config,
+    protection: { ...config, trustedDocuments: live.trustedDocuments },
     documents,
     tracingPlugins: options.tracing?.plugins,
     observers: metrics ? [useGraphqlMetrics({ metrics })] : [],
@@ -145,6 +149,7 @@ export async function startGateway(
     config,
     createYogaResponder(gateway, responseCache, metrics),
     graphiqlRoutesFor(config, graphiql),
+    live.checkAccess,
     logger,
     (socket) => connectionCap.refusalFor(socket),
     shared,
@@ -215,6 +220,10 @@ export async function startGateway(
     },
     metricsUrl: metricsServer?.url,
     tokenAtStart,
+    reload(settings) {
+      // An answer kept for a document no longer trusted must not outlive it.
+      if (live.replace(settings)) responseCache?.clear();
+    },
     async close() {
       readiness.startDraining();
       logger.info({ drainDelayMs: config.shutdownDrainDelayMs }, 'Draining: /ready answers 503');
@@ -287,6 +296,7 @@ function requestHandlerFor(
   config: Omit<GatewayConfig, 'upstream'>,
   next: RequestHandlerOptions['next'],
   graphiql: GraphiqlRoutes | undefined,
+  checkAccess: AccessPolicy,
   logger: Logger,
   connectionOverCap: RequestHandlerOptions['connectionOverCap'],
   shared: SharedStore | undefined,
@@ -305,7 +315,7 @@ function requestHandlerFor(
   return createRequestHandler({
     next,
     cors: createCorsPolicy(config.corsAllowedOrigins),
-    checkAccess: createAccessPolicy({ apiKeys: config.apiKeys, jwt: config.jwt, allowAnonymous: config.allowAnonymous }),
+    checkAccess,
     // In a fleet, one bucket per client for all instances; this instance's buckets stand in while the store is away.
     rateLimiter: local && shared ? new SharedRateLimiter(local, shared, config.rateLimitPerMinute) : local,
     maxBodyBytes: config.maxBodyBytes,

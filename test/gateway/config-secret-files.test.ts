@@ -1,8 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeConfig, readConfig } from '../../src/gateway/config/gateway-config.js';
+import { describeConfig, MAX_SECRET_FILE_BYTES, readConfig } from '../../src/gateway/config/gateway-config.js';
 import { SETTING_GROUPS } from '../../src/gateway/config/settings.js';
 import { problemsOf } from '../support/config-problems.js';
 import { startStack } from '../support/stack.js';
@@ -73,7 +74,7 @@ describe('a secret from a file', () => {
       `UPSTREAM_CLIENT_SECRET_FILE: cannot read ${missing}: no such file or directory (ENOENT)`,
     ]);
     expect(problemsOf({ ...upstream, UPSTREAM_CLIENT_SECRET_FILE: folder })).toEqual([
-      `UPSTREAM_CLIENT_SECRET_FILE: cannot read ${folder}: illegal operation on a directory (EISDIR)`,
+      `UPSTREAM_CLIENT_SECRET_FILE: ${folder} is a directory, not a regular file`,
     ]);
     // Production wants client access decided; a key set in a file that cannot be read has its own line instead.
     expect(problemsOf({ NODE_ENV: 'production', GATEWAY_API_KEYS_FILE: missing })).toEqual([
@@ -81,6 +82,32 @@ describe('a secret from a file', () => {
     ]);
     expect(problemsOf({ ...SECRETS.JWT_SECRET!.with, JWT_SECRET_FILE: missing })).toEqual([
       `JWT_SECRET_FILE: cannot read ${missing}: no such file or directory (ENOENT)`,
+    ]);
+  });
+
+  it('that is a named pipe or a device is refused unread, in one line: reading it would hold the start', () => {
+    const pipe = join(dir, 'a-pipe');
+    execFileSync('mkfifo', [pipe]);
+    // Nothing ever writes to the pipe: a reader that opened it to read would wait for ever, and the test with it.
+    expect(problemsOf({ GATEWAY_API_KEYS_FILE: pipe })).toEqual([`GATEWAY_API_KEYS_FILE: ${pipe} is a named pipe, not a regular file`]);
+    expect(problemsOf({ REDIS_URL_FILE: '/dev/zero' })).toEqual(['REDIS_URL_FILE: /dev/zero is a device, not a regular file']);
+  });
+
+  it('that is larger than its bound is refused unread, in one line naming the variable and the bound', () => {
+    const jwt = SECRETS.JWT_SECRET!.with;
+    const limit = MAX_SECRET_FILE_BYTES;
+    expect(readConfig({ ...jwt, JWT_SECRET_FILE: secretFile('s'.repeat(limit)) }).jwtSecret).toHaveLength(limit);
+    const large = secretFile('s'.repeat(limit + 1));
+    expect(problemsOf({ ...jwt, JWT_SECRET_FILE: large })).toEqual([
+      `JWT_SECRET_FILE: ${large} is larger than ${limit} bytes, the most it may hold`,
+    ]);
+    // A list of API keys may be longer: some ten thousand keys.
+    const keys = Array.from({ length: 2_000 }, (_, n) => `client-${n}:${API_KEY}${String(n).padStart(8, '0')}`).join(',');
+    expect(keys.length).toBeGreaterThan(limit);
+    expect(readConfig({ GATEWAY_API_KEYS_FILE: secretFile(keys) }).apiKeys).toHaveLength(2_000);
+    const tooMany = secretFile(`${keys},${'x'.repeat(1024 * 1024)}`);
+    expect(problemsOf({ GATEWAY_API_KEYS_FILE: tooMany })).toEqual([
+      `GATEWAY_API_KEYS_FILE: ${tooMany} is larger than ${1024 * 1024} bytes, the most it may hold`,
     ]);
   });
 

@@ -1,10 +1,11 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeConfig, readConfig } from '../../src/gateway/config/gateway-config.js';
-import { readTrustedDocuments } from '../../src/gateway/graphql/trusted-documents.js';
+import { MAX_MANIFEST_BYTES, readTrustedDocuments } from '../../src/gateway/graphql/trusted-documents.js';
 import { CompanyByNumberDocument, DashboardSearchDocument, NodeByIdDocument, SearchCompaniesDocument } from '../generated/graphql.js';
 import { problemsOf } from '../support/config-problems.js';
 import { startStack, type Stack } from '../support/stack.js';
@@ -83,6 +84,33 @@ describe('checking several manifests at start', () => {
     ]);
     expect(problemsOf({ TRUSTED_DOCUMENTS: ', ,' })).toEqual([
       'TRUSTED_DOCUMENTS: names no manifest; give the path of a manifest file or of a folder of them',
+    ]);
+  });
+});
+
+describe('manifests as Kubernetes mounts them, and files that are no manifest', () => {
+  it('reads a mounted ConfigMap folder, whose manifests are links into its ..data folder', () => {
+    // kubelet's layout: the files in a timestamped folder, `..data` leading to it, and each key a link through `..data`.
+    const mount = join(dir, 'configmap');
+    mkdirSync(join(mount, '..2026_11_28_01_00_00.000000001'), { recursive: true });
+    copyFileSync(web, join(mount, '..2026_11_28_01_00_00.000000001', 'web.json'));
+    copyFileSync(mobile, join(mount, '..2026_11_28_01_00_00.000000001', 'mobile.json'));
+    symlinkSync('..2026_11_28_01_00_00.000000001', join(mount, '..data'));
+    for (const name of ['web.json', 'mobile.json']) symlinkSync(join('..data', name), join(mount, name));
+    const { manifests, documents } = readTrustedDocuments(mount);
+    expect(manifests).toEqual([join(mount, 'mobile.json'), join(mount, 'web.json')]);
+    expect([...documents.keys()].sort()).toEqual([byNumber!, byId!, dashboard!].sort());
+  });
+
+  it('refuses a manifest that is a named pipe or larger than 16 MiB, unread, naming it', () => {
+    const pipe = join(dir, 'pipe.json');
+    execFileSync('mkfifo', [pipe]);
+    expect(problemsOf({ TRUSTED_DOCUMENTS: pipe })).toEqual([`TRUSTED_DOCUMENTS: ${pipe} is a named pipe, not a regular file`]);
+    const large = join(dir, 'large.json');
+    writeFileSync(large, ' '.repeat(MAX_MANIFEST_BYTES + 1));
+    expect(MAX_MANIFEST_BYTES).toBe(16 * 1024 * 1024);
+    expect(problemsOf({ TRUSTED_DOCUMENTS: large })).toEqual([
+      `TRUSTED_DOCUMENTS: ${large} is larger than ${MAX_MANIFEST_BYTES} bytes, the most it may hold`,
     ]);
   });
 });

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { AuthUnavailableError, UnauthenticatedError } from '../../errors/access-refusals.js';
 import { API_KEY_HEADER, ApiKeyMatcher, type ApiKey } from './api-keys.js';
-import { createJwtVerifier, InvalidTokenError, type JwtSettings } from './jwt.js';
+import { createJwtVerifier, InvalidTokenError, type JwtSettings, type JwtVerifier } from './jwt.js';
 
 export interface AccessSettings {
   apiKeys: readonly ApiKey[];
@@ -32,10 +32,13 @@ const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
 /**
  * Decides from the request headers alone whether a request may proceed. A
  * client sends at most one credential: an API key in `x-api-key` or a bearer
- * token in `Authorization`.
+ * token in `Authorization`. `verifyJwt`: a verifier made for the same JWT
+ * settings before (a reload keeps it, with the JWKS keys it has fetched).
  */
-export function createAccessPolicy(settings: AccessSettings): AccessPolicy {
-  const verifyJwt = settings.jwt ? createJwtVerifier(settings.jwt) : undefined;
+export function createAccessPolicy(
+  settings: AccessSettings,
+  verifyJwt: JwtVerifier | undefined = settings.jwt && createJwtVerifier(settings.jwt),
+): AccessPolicy {
   const challenges = [
     ...(verifyJwt ? [`Bearer realm="${AUTH_REALM}"`] : []),
     ...(settings.apiKeys.length > 0 ? [`ApiKey realm="${AUTH_REALM}", header="${API_KEY_HEADER}"`] : []),

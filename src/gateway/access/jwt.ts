@@ -20,7 +20,14 @@ export class InvalidTokenError extends Error {
   override readonly name = 'InvalidTokenError';
 }
 
-type JwtVerifier = (token: string) => Promise<{ subject: string }>;
+export type JwtVerifier = (token: string) => Promise<{ subject: string }>;
+
+/** Whether two settings check tokens alike: a verifier made for one serves the other, and a JWKS's keys fetched for it are kept. */
+export function sameJwtSettings(a: JwtSettings | undefined, b: JwtSettings | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  const keyOf = ({ key }: JwtSettings) => ('jwksUrl' in key ? `jwks ${key.jwksUrl.href}` : `secret ${key.secret}`);
+  return a.issuer === b.issuer && a.audience === b.audience && keyOf(a) === keyOf(b);
+}
 
 export function createJwtVerifier(settings: JwtSettings): JwtVerifier {
   const verify = keyedVerify(settings);

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { getSystemErrorMap } from 'node:util';
+import { FileRefusedError, readRegularFile } from '../../shared/regular-file.js';
 import { CHECKS, combined } from './checks.js';
-import { defaultText, type Read, Refusal, type Setting } from './kinds.js';
+import { defaultText, docOf, type Read, Refusal, type Setting } from './kinds.js';
 import { SETTING_GROUPS, type Settings } from './settings.js';
 
 /**
@@ -16,11 +16,22 @@ export type TracingSettings = NonNullable<GatewayConfig['tracing']>;
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
+/** The most bytes a secret's file may hold (a kind may allow more: API keys); far above any secret's value. */
+export const MAX_SECRET_FILE_BYTES = 64 * 1024;
+
 /** Every problem found in the environment, one line each. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 
-  constructor(readonly problems: string[]) {
+  /**
+   * `files`: the files (`NAME_FILE=path`) that gave a value the problems are
+   * about, so that a reload's line can name them where the problem names only
+   * the setting.
+   */
+  constructor(
+    readonly problems: string[],
+    readonly files: string[] = [],
+  ) {
     super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
   }
 }
@@ -47,10 +58,17 @@ export function readConfig(env: Env = process.env): GatewayConfig {
     check.judge(settings, {
       given: (key) => reading.given.has(setting(key)),
       refused: (...keys) => keys.some((key) => reading.refused.has(setting(key))),
-      problem: (message) => reading.problems.push({ at, message }),
+      problem: (message) => reading.problems.push({ at, message, about: check.about.map(setting) }),
     });
   }
-  if (reading.problems.length > 0) throw new ConfigError(reading.problems.sort((a, b) => a.at - b.at).map(({ message }) => message));
+  if (reading.problems.length > 0) {
+    const problems = reading.problems.sort((a, b) => a.at - b.at);
+    const files = new Set(problems.flatMap(({ about }) => about.flatMap((declared) => reading.fileOf(declared) ?? [])));
+    throw new ConfigError(
+      problems.map(({ message }) => message),
+      [...files],
+    );
+  }
   return { ...settings, ...combined(settings) };
 }
 
@@ -63,7 +81,8 @@ class Reading {
   readonly #values = new Map<Setting<unknown>, unknown>();
   readonly given = new Set<Setting<unknown>>();
   readonly refused = new Set<Setting<unknown>>();
-  readonly problems: { at: number; message: string }[] = [];
+  readonly problems: { at: number; message: string; about: Setting<unknown>[] }[] = [];
+  readonly #files = new Map<Setting<unknown>, string>();
 
   constructor(private readonly env: Env) {}
 
@@ -93,18 +112,25 @@ class Reading {
     if (path === undefined) return value;
     this.given.add(declared);
     if (value !== undefined) return this.#refuse(declared, at, `Set ${declared.env} or ${fileVariable}, not both`);
+    this.#files.set(declared, `${fileVariable}=${path}`);
     let content: string;
     try {
-      content = readFileSync(path, 'utf8').replace(/\r?\n$/, '');
+      content = readRegularFile(path, declared.kind.maxFileBytes ?? MAX_SECRET_FILE_BYTES).replace(/\r?\n$/, '');
     } catch (error) {
+      if (error instanceof FileRefusedError) return this.#refuse(declared, at, `${fileVariable}: ${path} ${error.message}`);
       return this.#refuse(declared, at, `${fileVariable}: cannot read ${path}: ${reasonOf(error)}`);
     }
     return content.trim() === '' ? this.#refuse(declared, at, `${fileVariable}: ${path} is empty`) : content;
   }
 
+  /** `NAME_FILE=path` where the setting's value came from a file. */
+  fileOf(declared: Setting<unknown>): string | undefined {
+    return this.#files.get(declared);
+  }
+
   #refuse(declared: Setting<unknown>, at: number, ...problems: readonly string[]): undefined {
     this.refused.add(declared);
-    for (const message of problems) this.problems.push({ at, message });
+    for (const message of problems) this.problems.push({ at, message, about: [declared] });
     return undefined;
   }
 }
@@ -123,6 +149,49 @@ function reasonOf(error: unknown): string {
   const { code, errno } = error as NodeJS.ErrnoException;
   const text = errno === undefined ? undefined : getSystemErrorMap().get(errno)?.[1];
   return text && code ? `${text} (${code})` : (code ?? String(error));
+}
+
+/** What a reload found changed: a setting, and the variable that gave it (`NAME_FILE` where a file did). */
+export interface ChangedSetting {
+  key: keyof Settings;
+  variable: string;
+  /** Applied without a restart (the setting `reloads`), or only at the next start. */
+  reloads: boolean;
+  /** What changed, never quoting a secret: `added web-2; removed web`. */
+  change: string;
+}
+
+/** The settings whose values differ between two configurations read from `env` (only those read from files can). */
+export function changedSettings(before: GatewayConfig, after: GatewayConfig, env: Env): ChangedSetting[] {
+  return DECLARED.flatMap(({ key, declared }) => {
+    const [a, b] = [before[key], after[key]];
+    const same =
+      a === undefined || b === undefined
+        ? a === b
+        : declared.kind.same
+          ? declared.kind.same(a, b)
+          : JSON.stringify(a) === JSON.stringify(b);
+    if (same) return [];
+    const variable = fileVariableOf(declared, env) ?? declared.env;
+    const change = a !== undefined && b !== undefined && declared.kind.change ? declared.kind.change(a as never, b as never) : 'changed';
+    return [{ key, variable, reloads: declared.reloads === true, change }];
+  });
+}
+
+/** The files a reload watches: those of the settings that reload, as `env` names them (a secret's file, the manifests). */
+export function reloadedFiles(env: Env): string[] {
+  return DECLARED.flatMap(({ declared }) => {
+    if (!declared.reloads) return [];
+    const file = fileVariableOf(declared, env);
+    const raw = nonBlank(env[declared.env]);
+    return [...(file ? [nonBlank(env[file])!] : []), ...(raw && declared.kind.files ? declared.kind.files(raw) : [])];
+  });
+}
+
+/** `NAME_FILE`, where it is set for this secret. */
+function fileVariableOf(declared: Setting<unknown>, env: Env): string | undefined {
+  const variable = `${declared.env}_FILE`;
+  return declared.secret && nonBlank(env[variable]) !== undefined ? variable : undefined;
 }
 
 /**
@@ -153,7 +222,7 @@ export function settingsHelp(): string {
     lines.push('', title);
     for (const declared of Object.values(settings) as Setting<unknown>[]) {
       lines.push(`  ${declared.env}${declared.secret ? ' *' : ''}  (default: ${defaultText(declared)}; ${declared.kind.accepts})`);
-      lines.push(...wrap(declared.doc, 100).map((line) => `      ${line}`));
+      lines.push(...wrap(docOf(declared), 100).map((line) => `      ${line}`));
     }
   }
   return `${lines.join('\n').replaceAll('`', '')}\n`;

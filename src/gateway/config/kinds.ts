@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { type ApiKey, parseApiKeys } from '../access/api-keys.js';
-import { readTrustedDocuments, type TrustedDocuments } from '../graphql/trusted-documents.js';
+import { manifestEntries, readTrustedDocuments, type TrustedDocuments } from '../graphql/trusted-documents.js';
 import { isOrigin } from '../http/cors.js';
 
 /**
@@ -31,6 +31,14 @@ export interface Kind<T> {
   show?(value: T): unknown;
   /** What of a secret value may be printed; a secret of a kind without it prints as `[redacted]`. */
   redacted?(value: T): unknown;
+  /** The most bytes a secret's file may hold, where not MAX_SECRET_FILE_BYTES. */
+  readonly maxFileBytes?: number;
+  /** The files and folders a value names, which a reload watches (a secret's own file is watched without this). */
+  files?(raw: string): string[];
+  /** Whether two values are the same, where their JSON is not the whole of them. */
+  same?(a: T, b: T): boolean;
+  /** What a reload changed, never quoting a secret; without it, `changed`. */
+  change?(before: T, after: T): string;
 }
 
 /** The value of a setting read before the one asking: a default may follow from settings read earlier. */
@@ -48,6 +56,8 @@ export interface Setting<T> {
   readonly secret?: boolean;
   /** Read only when this holds; otherwise ignored, as the library that reads it then ignores it. */
   readonly onlyIf?: (read: Read) => boolean;
+  /** Read again on SIGHUP and when its file changes, and applied without a restart (src/gateway/reload/). */
+  readonly reloads?: boolean;
   /** One line for the reference: what it does. */
   readonly doc: string;
 }
@@ -60,6 +70,7 @@ export function setting<T, const D extends T | undefined>(declaration: {
   defaultDoc?: string;
   secret?: boolean;
   onlyIf?: (read: Read) => boolean;
+  reloads?: boolean;
   doc: string;
 }): Setting<T | D> {
   return declaration as Setting<T | D>;
@@ -185,7 +196,22 @@ export const apiKeys: Kind<ApiKey[]> = {
     return problems.length === 0 ? keys : new Refusal(...problems);
   },
   redacted: (keys) => keys.map((key) => key.id),
+  // Room for some ten thousand keys; a client per key is what the ids are for.
+  maxFileBytes: 1024 * 1024,
+  change(before, after) {
+    const known = new Map(before.map((key) => [key.id, key.sha256]));
+    const kept = new Set(after.map((key) => key.id));
+    const added = after.filter((key) => !known.has(key.id)).map((key) => key.id);
+    const replaced = after.filter((key) => known.has(key.id) && !known.get(key.id)!.equals(key.sha256)).map((key) => key.id);
+    const removed = before.filter((key) => !kept.has(key.id)).map((key) => key.id);
+    const parts = [listOf('added', added), listOf('new key for', replaced), listOf('removed', removed)];
+    return parts.filter((part) => part !== '').join('; ') || 'reordered';
+  },
 };
+
+function listOf(what: string, ids: string[]): string {
+  return ids.length === 0 ? '' : `${what} ${ids.join(', ')}`;
+}
 
 export const origins: Kind<string[]> = {
   accepts: '`*`, or origins separated by commas',
@@ -210,6 +236,14 @@ export const manifests: Kind<TrustedDocuments> = {
     }
   },
   show: (documents) => ({ manifests: documents.manifests, documents: documents.documents.size }),
+  files: (raw) => manifestEntries(raw),
+  // An id is the SHA-256 of its document, checked when read: the same ids are the same documents.
+  same: (a, b) => a.documents.size === b.documents.size && [...a.documents.keys()].every((id) => b.documents.has(id)),
+  change(before, after) {
+    const added = [...after.documents.keys()].filter((id) => !before.documents.has(id)).length;
+    const removed = [...before.documents.keys()].filter((id) => !after.documents.has(id)).length;
+    return `${added} ${added === 1 ? 'document' : 'documents'} added, ${removed} removed`;
+  },
 };
 
 /** The value holds the password: no problem line echoes it, and it is printed replaced. */
@@ -249,6 +283,15 @@ export const ratio: Kind<number> = {
     return value >= 0 && value <= 1 ? value : new Refusal(`${name} must be a number from 0 to 1, got ${JSON.stringify(raw)}`);
   },
 };
+
+/** The reference's line for a setting: its doc and, where it reloads, when. */
+export function docOf(declared: Setting<unknown>): string {
+  if (!declared.reloads) return declared.doc;
+  const when = declared.secret
+    ? `from \`${declared.env}_FILE\`, read again on \`SIGHUP\` and whenever the file changes`
+    : 'read again on `SIGHUP` and whenever a file it names changes';
+  return `${declared.doc}; ${when}, without a restart`;
+}
 
 /** The default as the reference states it. */
 export function defaultText(declared: Setting<unknown>): string {

@@ -51,6 +51,7 @@ const gatewayApiKeys = setting({
   default: [] as ApiKey[],
   defaultDoc: 'unset: no API keys',
   secret: true,
+  reloads: true,
   doc: `clients send a key in \`x-api-key\`. Keys of at least ${MIN_API_KEY_LENGTH} characters; only their SHA-256 is kept, compared in constant time; the id names the client in logs and rate limits`,
 });
 const jwtIssuer = setting({
@@ -80,6 +81,7 @@ const jwtSecret = setting({
   default: undefined,
   defaultDoc: 'one of this and `JWT_JWKS_URL`',
   secret: true,
+  reloads: true,
   doc: `shared HS256 secret, at least ${MIN_JWT_SECRET_LENGTH} characters. Tokens must carry \`sub\` (a non-empty string) and \`exp\` (5 s clock tolerance)`,
 });
 
@@ -88,7 +90,8 @@ const trustedDocuments = setting({
   kind: manifests,
   default: undefined,
   defaultDoc: 'unset: any operation runs',
-  doc: 'trusted-documents manifests (each the `persisted-documents.json` the codegen client preset writes: `{"sha256:<hex>": "<document>"}`), a folder standing for the `*.json` files in it (one per app); the documents of all are allowed; checked at start: every id must be its document\'s SHA-256, and an id found in two manifests must name the same document in both',
+  reloads: true,
+  doc: 'trusted-documents manifests (each the `persisted-documents.json` the codegen client preset writes: `{"sha256:<hex>": "<document>"}`, at most 16 MiB), a folder standing for the `*.json` files in it (one per app); the documents of all are allowed; checked when read: every id must be its document\'s SHA-256, and an id found in two manifests must name the same document in both',
 });
 
 const otlpProtocols = oneOf(['http/protobuf', 'http/json', 'grpc']);

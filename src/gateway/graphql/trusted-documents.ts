@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'graphql';
+import { FileRefusedError, readRegularFile } from '../../shared/regular-file.js';
 
 /** The operations the trusted-documents manifests allow, by document id. */
 export interface TrustedDocuments {
@@ -9,6 +10,9 @@ export interface TrustedDocuments {
   manifests: string[];
   documents: ReadonlyMap<string, string>;
 }
+
+/** Far above any app's manifest (the client preset writes a few KiB per operation); a larger file is refused unread. */
+export const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
 
 /** `sha256:` and the hex SHA-256 of the document, as the client preset writes ids. */
 const DOCUMENT_ID = /^sha256:([0-9a-f]{64})$/;
@@ -20,11 +24,7 @@ const DOCUMENT_ID = /^sha256:([0-9a-f]{64})$/;
  * allowed; an id two manifests share must name the same document in both.
  */
 export function readTrustedDocuments(setting: string): TrustedDocuments {
-  const manifests = setting
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '')
-    .flatMap(manifestFiles);
+  const manifests = manifestEntries(setting).flatMap(manifestFiles);
   if (manifests.length === 0) throw new Error('names no manifest; give the path of a manifest file or of a folder of them');
   const documents = new Map<string, string>();
   const sources = new Map<string, string>();
@@ -44,7 +44,19 @@ export function readTrustedDocuments(setting: string): TrustedDocuments {
   return { manifests, documents };
 }
 
-/** A manifest file as it is, or the `*.json` files of a folder in name order. */
+/** The files and folders the setting names. */
+export function manifestEntries(setting: string): string[] {
+  return setting
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}
+
+/**
+ * A manifest file as it is, or the `*.json` files of a folder in name order. A
+ * file may be a symbolic link, as each file of a mounted Kubernetes ConfigMap
+ * is (`app.json -> ..data/app.json`).
+ */
 function manifestFiles(path: string): string[] {
   let folder: boolean;
   try {
@@ -53,9 +65,9 @@ function manifestFiles(path: string): string[] {
     throw new Error(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
   if (!folder) return [path];
-  const files = readdirSync(path, { withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
-    .map((entry) => join(path, entry.name))
+  const files = readdirSync(path)
+    .filter((name) => name.endsWith('.json') && !isFolder(join(path, name)))
+    .map((name) => join(path, name))
     .sort();
   if (files.length === 0) throw new Error(`the folder ${path} holds no *.json manifest`);
   return files;
@@ -69,8 +81,9 @@ function manifestFiles(path: string): string[] {
 function readManifest(path: string): [string, string][] {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularFile(path, MAX_MANIFEST_BYTES);
   } catch (error) {
+    if (error instanceof FileRefusedError) throw new Error(`${path} ${error.message}`);
     throw new Error(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
   let manifest: unknown;
@@ -89,6 +102,15 @@ function readManifest(path: string): [string, string][] {
     if (typeof document !== 'string') throw new Error(`${path}: the document of ${id} is not a string`);
   }
   return entries as [string, string][];
+}
+
+/** A folder within is not read; anything else named `*.json` is, so that what cannot be read (a link to nothing, a pipe) says so. */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Each id must be the hash of its document and each document must parse, so a tampered or truncated manifest stops the gateway at start. */

@@ -62,6 +62,9 @@ export interface MetricSources {
  * when scraped. Label values are the gateway's own constants, the catalogue's
  * codes and the configured API key ids, never anything a client sends.
  */
+/** The api_key of keys a reload added since the start: label values are fixed when the metrics are made (an id has no spaces). */
+export const ADDED_KEY = 'added since start';
+
 export class GatewayMetrics implements UpstreamObserver {
   readonly registry = new Registry();
   readonly #requests: CounterFamily;
@@ -77,10 +80,12 @@ export class GatewayMetrics implements UpstreamObserver {
   readonly #lookups: CounterFamily;
   readonly #renewals: CounterFamily;
   readonly #rateLimited: CounterFamily;
+  readonly #apiKeyIds: ReadonlySet<string>;
   #sources: MetricSources | undefined;
 
   constructor(apiKeyIds: readonly string[]) {
     const r = this.registry;
+    this.#apiKeyIds = new Set(apiKeyIds);
     this.#requests = new CounterFamily(
       r,
       `${PREFIX}http_requests_total`,
@@ -165,7 +170,7 @@ export class GatewayMetrics implements UpstreamObserver {
       'Requests refused by the rate limit, by client kind and API key id (empty for other kinds).',
       [
         ['client_kind', ['api-key', 'jwt', 'anonymous']],
-        ['api_key', ['', ...apiKeyIds]],
+        ['api_key', ['', ...apiKeyIds, ADDED_KEY]],
       ],
     );
     this.#gauges();
@@ -203,7 +208,7 @@ export class GatewayMetrics implements UpstreamObserver {
   }
 
   rateLimited(kind: ClientKind, apiKeyId: string): void {
-    this.#rateLimited.inc(kind, apiKeyId);
+    this.#rateLimited.inc(kind, apiKeyId === '' || this.#apiKeyIds.has(apiKeyId) ? apiKeyId : ADDED_KEY);
   }
 
   responseCacheLookup(hit: boolean): void {

@@ -73,6 +73,8 @@ export class ResponseCache {
   readonly #answers: LRUCache<string, SerializedAnswer>;
   readonly #maxTtlMs: number;
   readonly #clock: Clock;
+  /** Counts clear()s: each key starts with it, so that an answer begun before a clear, kept after it, is never found. */
+  #generation = 0;
 
   constructor(options: ResponseCacheOptions) {
     this.#maxTtlMs = options.maxTtlMs;
@@ -108,11 +110,20 @@ export class ResponseCache {
     const { headers } = request;
     const target = request.url ?? '';
     const operation = body === undefined ? digestOf(target) : `${target}\n${digestOf(body)}`;
-    return [request.method, headers.accept ?? '', headers['content-type'] ?? '', operation].join('\n');
+    return [this.#generation, request.method, headers.accept ?? '', headers['content-type'] ?? '', operation].join('\n');
   }
 
   get(key: string): SerializedAnswer | undefined {
     return this.#answers.get(key);
+  }
+
+  /**
+   * Forgets every answer: what they were made under (the trusted documents)
+   * has changed. One still being made is kept under a key no request makes.
+   */
+  clear(): void {
+    this.#generation += 1;
+    this.#answers.clear();
   }
 
   /**

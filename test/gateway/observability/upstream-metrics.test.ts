@@ -130,4 +130,29 @@ describe('metrics of the rate limit', () => {
       await stack.close();
     }
   });
+
+  it('counts a key added by a reload under api_key="added since start", since label values are fixed at start', async () => {
+    const [key, added] = ['k'.repeat(40), 'a'.repeat(40)];
+    const web = { id: 'web', sha256: hashApiKey(key) };
+    const stack = await startStack({
+      gateway: { metricsPort: 0, apiKeys: [web], allowAnonymous: false, rateLimitPerMinute: 1, rateLimitBurst: 1 },
+    });
+    try {
+      stack.gateway.reload({
+        apiKeys: [web, { id: 'app', sha256: hashApiKey(added) }],
+        jwt: undefined,
+        allowAnonymous: false,
+        trustedDocuments: undefined,
+      });
+      const before = await scrape(stack.gateway.metricsUrl!);
+      expect((await stack.post(search('once'), { 'x-api-key': added })).status).toBe(200);
+      expect((await stack.post(search('twice'), { 'x-api-key': added })).status).toBe(429);
+      const after = await scrape(stack.gateway.metricsUrl!);
+      expect(moved(before, after, 'csg_rate_limit_refusals_total')).toEqual({
+        'csg_rate_limit_refusals_total{client_kind="api-key",api_key="added since start"}': 1,
+      });
+    } finally {
+      await stack.close();
+    }
+  });
 });

@@ -1,0 +1,150 @@
+import {
+  type ChangedSetting,
+  changedSettings,
+  ConfigError,
+  type Env,
+  type GatewayConfig,
+  readConfig,
+  reloadedFiles,
+} from '../config/gateway-config.js';
+import type { Logger } from '../logger.js';
+import { FolderWatcher } from './folder-watch.js';
+import type { ReloadableSettings } from './live-settings.js';
+
+/** Long enough to take the events of one update (Kubernetes' swap, an editor's save) as one. */
+export const RELOAD_DEBOUNCE_MS = 200;
+
+/** What set a reload off, as its log line says it. */
+export type ReloadTrigger = 'SIGHUP' | 'file change' | 'start';
+const ON: Record<ReloadTrigger, string> = { SIGHUP: 'on SIGHUP', 'file change': 'on a file change', start: 'after start' };
+
+export interface ReloaderOptions {
+  /** The environment the gateway started with: the variables are what they were, the files they name are read again. */
+  env: Env;
+  /** The configuration the gateway started with. */
+  config: GatewayConfig;
+  /** Puts reloaded settings in effect (RunningGateway.reload). */
+  apply(settings: ReloadableSettings): void;
+  logger: Logger;
+  debounceMs?: number;
+}
+
+/**
+ * Reads the configuration again, as a start would, on SIGHUP and when a file
+ * of a setting that `reloads` may have changed (the API keys', the JWT
+ * secret's, the trusted-documents manifests), and puts what changed of those
+ * settings in effect. Only a configuration a start would accept is applied:
+ * one that a start would refuse keeps every setting in use and is logged in
+ * one line naming the problem and the file. What changed is told by content,
+ * not by events: a reload that changes nothing logs a debug line only. The
+ * other settings apply at the next start; a reload that finds one of them
+ * changed (a secret's file: UPSTREAM_CLIENT_SECRET_FILE, REDIS_URL_FILE) says
+ * so. Reading is synchronous: files are small and bounded, and no request
+ * meets settings half read.
+ */
+export class Reloader {
+  readonly #env: Env;
+  readonly #apply: (settings: ReloadableSettings) => void;
+  readonly #logger: Logger;
+  readonly #watcher: FolderWatcher;
+  /** The settings in effect: those the gateway started with, and the reloaded ones since. */
+  #inEffect: GatewayConfig;
+  /** The last line a file change logged: the next file change does not log it again. */
+  #lastNotice: string | undefined;
+  #closed = false;
+
+  constructor(options: ReloaderOptions) {
+    this.#env = options.env;
+    this.#inEffect = options.config;
+    this.#apply = options.apply;
+    this.#logger = options.logger;
+    this.#watcher = new FolderWatcher(reloadedFiles(this.#env), () => this.reload('file change'), options.debounceMs ?? RELOAD_DEBOUNCE_MS);
+  }
+
+  /** The folders watched now. */
+  get watchedFolders(): string[] {
+    return this.#watcher.folders;
+  }
+
+  reload(trigger: ReloadTrigger): void {
+    if (this.#closed) return;
+    try {
+      this.#reload(trigger);
+    } catch (error) {
+      // Not a problem of the files (those are ConfigErrors): a SIGHUP must not end the gateway for it.
+      this.#logger.error({ err: error, trigger }, `Reload ${ON[trigger]} failed; the settings in use are kept`);
+    } finally {
+      // What the paths lead to may have moved (Kubernetes' `..data`).
+      this.#watcher.watch(reloadedFiles(this.#env));
+      // Whoever changed a file may be waiting for this line.
+      this.#logger.flush();
+    }
+  }
+
+  /** Stops watching; a reload asked for later does nothing. */
+  close(): void {
+    this.#closed = true;
+    this.#watcher.close();
+  }
+
+  #reload(trigger: ReloadTrigger): void {
+    let next: GatewayConfig;
+    try {
+      next = readConfig(this.#env);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      const named = error.files.filter((file) => !error.problems.some((problem) => problem.includes(file.slice(file.indexOf('=') + 1))));
+      const where = named.length > 0 ? ` (${named.join(', ')})` : '';
+      this.#notice(
+        trigger,
+        { trigger, problems: error.problems, files: error.files },
+        `Reload ${ON[trigger]} refused, the settings in use are kept: ${error.problems.join('; ')}${where}`,
+      );
+      return;
+    }
+    const changed = changedSettings(this.#inEffect, next, this.#env);
+    const applied = changed.filter((setting) => setting.reloads);
+    const atRestart = changed.filter((setting) => !setting.reloads);
+    if (changed.length === 0) {
+      this.#lastNotice = undefined;
+      this.#logger.debug({ trigger }, `Reload ${ON[trigger]}: nothing changed`);
+      return;
+    }
+    const restart =
+      atRestart.length > 0 ? `${atRestart.map(({ variable }) => variable).join(', ')} changed, which applies only at a restart` : '';
+    const fields = {
+      trigger,
+      changed: describe(applied),
+      ...(atRestart.length > 0 && { restartToApply: atRestart.map((s) => s.variable) }),
+    };
+    if (applied.length === 0) {
+      this.#notice(trigger, fields, `Nothing reloaded ${ON[trigger]}: ${restart}`);
+      return;
+    }
+    const inEffect = { ...this.#inEffect, ...Object.fromEntries(applied.map(({ key }) => [key, next[key]])) } as GatewayConfig;
+    // Made of JWT_SECRET and the JWT settings no reload changes.
+    inEffect.jwt = next.jwt;
+    this.#apply({
+      apiKeys: inEffect.apiKeys,
+      jwt: inEffect.jwt,
+      allowAnonymous: inEffect.allowAnonymous,
+      trustedDocuments: inEffect.trustedDocuments,
+    });
+    this.#inEffect = inEffect;
+    this.#lastNotice = undefined;
+    const what = applied.map(({ variable, change }) => `${variable} (${change})`).join(', ');
+    this.#logger.info(fields, `Reloaded ${ON[trigger]}: ${what}${restart === '' ? '' : `; ${restart}`}`);
+  }
+
+  /** A warning, logged once for a run of file changes that find the same; a SIGHUP always gets its answer. */
+  #notice(trigger: ReloadTrigger, fields: object, message: string): void {
+    const repeated = trigger === 'file change' && message === this.#lastNotice;
+    this.#lastNotice = trigger === 'file change' ? message : undefined;
+    if (repeated) this.#logger.debug(fields, message);
+    else this.#logger.warn(fields, message);
+  }
+}
+
+function describe(settings: ChangedSetting[]): Record<string, string> {
+  return Object.fromEntries(settings.map(({ variable, change }) => [variable, change]));
+}

@@ -1,0 +1,133 @@
+import { watch as fsWatch, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { FolderWatcher } from '../../../src/gateway/reload/folder-watch.js';
+import { MountedVolume } from '../../support/mounted-volume.js';
+import { within } from '../../support/within.js';
+
+const root = mkdtempSync(join(tmpdir(), 'folder-watch-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const EVENT_TIMEOUT_MS = 10_000;
+let folders = 0;
+const folder = () => {
+  const path = join(root, `case-${++folders}`);
+  mkdirSync(path);
+  return path;
+};
+
+/** A watcher on `paths` that counts its calls, and tells when the next one comes. */
+function watching(paths: string[]) {
+  let calls = 0;
+  let next: () => void = () => {};
+  const watcher = new FolderWatcher(
+    paths,
+    () => {
+      calls += 1;
+      next();
+    },
+    20,
+  );
+  watchers.push(watcher);
+  return {
+    watcher,
+    get calls() {
+      return calls;
+    },
+    /** Resolves at the next call; `change` is made once it waits. */
+    called(change: () => void): Promise<void> {
+      const called = new Promise<void>((resolve) => (next = resolve));
+      change();
+      return within(called, EVENT_TIMEOUT_MS, 'the change to be seen');
+    },
+  };
+}
+const watchers: FolderWatcher[] = [];
+afterEach(() => {
+  for (const watcher of watchers.splice(0)) watcher.close();
+});
+
+describe('FolderWatcher', () => {
+  it('sees a Kubernetes Secret updated by its ..data link, again and again, once for each update', async () => {
+    const volume = new MountedVolume(join(folder(), 'secrets'), { 'gateway-api-keys': 'one', 'redis-url': 'redis://a' });
+    const watch = watching([volume.path('gateway-api-keys')]);
+    for (const keys of ['two', 'three', 'four']) {
+      await watch.called(() => volume.update({ 'gateway-api-keys': keys, 'redis-url': 'redis://a' }));
+      // As the reloader does after each change: what the links lead to has moved.
+      watch.watcher.watch([volume.path('gateway-api-keys')]);
+    }
+    // Four or five events an update (new folder, link, rename, removal), each burst taken as one call.
+    expect(watch.calls).toBe(3);
+    expect(watch.watcher.folders).toEqual([volume.dir, join(volume.dir, '..2026_11_28_01_00_00.000000004')]);
+  });
+
+  it('sees a file written in place, and one an editor renames over it', async () => {
+    const dir = folder();
+    const file = join(dir, 'keys');
+    writeFileSync(file, 'one');
+    const watch = watching([file]);
+    await watch.called(() => writeFileSync(file, 'two'));
+    await watch.called(() => {
+      writeFileSync(join(dir, '.keys.swp'), 'three');
+      renameSync(join(dir, '.keys.swp'), file);
+    });
+  });
+
+  it('sees a manifest added to a folder of manifests, and a file a link leads to outside its folder', async () => {
+    const manifests = folder();
+    const elsewhere = folder();
+    writeFileSync(join(elsewhere, 'real-keys'), 'one');
+    const link = join(folder(), 'keys');
+    symlinkSync(join(elsewhere, 'real-keys'), link);
+    const watch = watching([manifests, link]);
+    await watch.called(() => writeFileSync(join(manifests, 'mobile.json'), '{}'));
+    await watch.called(() => writeFileSync(join(elsewhere, 'real-keys'), 'two'));
+  });
+
+  it('watches anew a folder reached through a link that now leads elsewhere', () => {
+    const dir = folder();
+    for (const name of ['a', 'b']) {
+      mkdirSync(join(dir, name));
+      writeFileSync(join(dir, name, 'keys'), name);
+    }
+    symlinkSync('a', join(dir, 'current'));
+    const watch = watching([join(dir, 'current', 'keys')]);
+    expect(watch.watcher.folders).toEqual([join(dir, 'a')]);
+    // A link above the file's folder, swapped: no watched folder sees it (SIGHUP does), but the next watch() follows it.
+    symlinkSync('b', join(dir, 'next'));
+    renameSync(join(dir, 'next'), join(dir, 'current'));
+    watch.watcher.watch([join(dir, 'current', 'keys')]);
+    expect(watch.watcher.folders).toEqual([join(dir, 'b')]);
+  });
+
+  it('leaves no watch and no timer behind once closed', async () => {
+    const dir = folder();
+    const file = join(dir, 'keys');
+    writeFileSync(file, 'one');
+    const count = (kind: string) => process.getActiveResourcesInfo().filter((resource) => resource === kind).length;
+    // A closed watch's handle is let go of after the loop's check phase: two immediates later, the earlier tests' are gone.
+    const handlesClosed = () => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+    await handlesClosed();
+    const before = count('FSEventWrap');
+    const watch = watching([file]);
+    expect(count('FSEventWrap')).toBe(before + 1);
+    // A watch of the test's own on the same folder hears the change in the same turn as the watcher, which has then set
+    // its timer for the call to come.
+    const heard = new Promise<void>((resolve) => {
+      const probe = fsWatch(dir, () => {
+        probe.close();
+        setImmediate(resolve);
+      });
+    });
+    writeFileSync(file, 'two');
+    await within(heard, EVENT_TIMEOUT_MS, 'the change to be heard');
+    const timers = count('Timeout');
+    watch.watcher.close();
+    expect(count('Timeout')).toBe(timers - 1);
+    await handlesClosed();
+    expect(count('FSEventWrap')).toBe(before);
+    expect(watch.watcher.folders).toEqual([]);
+    expect(watch.calls).toBe(0);
+  });
+});
