@@ -419,7 +419,7 @@ export const requestLimitSettings = {
     // Admits two full pages of the company card (test/operations/search-companies.graphql) in one operation, and refuses
     // fifteen aliases of one page.
     default: 10_000,
-    doc: "most fields an operation's answer could hold, counted before it runs: each field selected once per entry of the lists above it (a page of `searchCompanies` holds up to its `pageSize`, `first` or `last`, 20 by default; a company's `previousNames` up to 20). The company card at a page of 50 counts 4,261; an operation over the limit is refused with `OPERATION_TOO_COMPLEX`. Introspection fields count once",
+    doc: "most fields an operation's answer could hold, counted before it runs: each field selected once per entry of the lists above it (a page of `searchCompanies` holds up to its `pageSize`, `first` or `last`, 20 by default; a company's `previousNames` up to 20); an operation over the limit is refused with `OPERATION_TOO_COMPLEX`, its count in `extensions.resultFields`. Introspection fields count once",
   }),
   maxResponseBytes: setting({
     env: 'MAX_RESPONSE_BYTES',
