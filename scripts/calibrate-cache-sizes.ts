@@ -13,8 +13,8 @@ import { NO_REPEATS, windowEntryBytes, windowKey, type SearchWindow } from '../s
  * shapes, serialized answers of several sizes) after a full GC, and prints it
  * next to what the caches count for them. Each shape runs in a child process
  * of its own under --expose-gc. Rerun after a Node upgrade or a change to what
- * an entry holds, and update the tables in upstream/window-size.ts and
- * gateway/response-cache/response-cache.ts (and the figures the cache tests quote).
+ * an entry holds, and put its output, with the date, in docs/behaviour.md
+ * (*What the caches count*).
  *
  *   npx tsx scripts/calibrate-cache-sizes.ts
  */

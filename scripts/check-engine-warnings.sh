@@ -1,6 +1,6 @@
 #!/bin/sh
 # Reads npm ci's output on stdin and fails, naming them, when npm warned that dependencies do not support this Node
-# (EBADENGINE). The fix is an override in package.json pinning a version that does (README, "Node versions").
+# (EBADENGINE). The fix is an override in package.json pinning a version that does (docs/architecture.md, "Node versions and dependencies").
 # Allowed: listr2 10, which @graphql-codegen/cli 7 asks for at ^10.2.1 and of which no such release declares Node 20.
 set -eu
 
@@ -8,6 +8,6 @@ unsupported=$(grep -A1 'EBADENGINE Unsupported engine' | grep -o "package: '[^']
 if [ -n "$unsupported" ]; then
   echo "npm ci warned that these dependencies do not support Node $(node -v) (EBADENGINE):" >&2
   echo "$unsupported" >&2
-  echo "Pin versions that do, through overrides in package.json (README, Node versions)." >&2
+  echo "Pin versions that do, through overrides in package.json (docs/architecture.md, Node versions and dependencies)." >&2
   exit 1
 fi

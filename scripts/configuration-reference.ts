@@ -39,8 +39,8 @@ export function configurationReference(): string {
     'they change (the folders holding them are watched, so that a Kubernetes Secret or',
     "ConfigMap's `..data` swap is seen). The whole configuration is read again as a start would read",
     'it: only one a start would accept is applied, and requests under way finish with the settings',
-    'they began with. Other settings apply at the next start. See *Rotating secrets and reloading*',
-    'in docs/deployment.md.',
+    'they began with. Other settings apply at the next start. See *Secrets from files and reloading*',
+    'in docs/operations.md.',
   ];
   for (const { title, settings } of SETTING_GROUPS) {
     lines.push('', `## ${title}`, '', '| variable | default | accepts | meaning |', '|---|---|---|---|');

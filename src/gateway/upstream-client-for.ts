@@ -8,11 +8,11 @@ import type { UpstreamTarget } from './config/gateway-config.js';
 import type { CacheSettings, UpstreamSettings } from './config/settings.js';
 
 /**
- * Largest upstream body read; a larger one is UPSTREAM_BAD_RESPONSE. A full
- * page of 50 of the data set's results is 26–29 KB (every page of it
- * measured), so this leaves room for results over thirty times as rich; only
- * the first 50 are read anyway, and JSON.parse takes 3.6 ms over a body this
- * size (8 MiB, the bound before, stalled the event loop over 100 ms).
+ * Largest upstream body read; a larger one is UPSTREAM_BAD_RESPONSE. It
+ * leaves room for results many times as rich as a full page of 50 of the data
+ * set's; only the first 50 are read anyway, and JSON.parse holds the event
+ * loop for the whole body, so a bound several times larger would stall every
+ * request in flight.
  */
 export const MAX_UPSTREAM_RESPONSE_BYTES = 1024 * 1024;
 

@@ -10,7 +10,7 @@ const COMBINING_MARKS = /\p{M}/gu;
 const APOSTROPHES = /['’‘`´]/g;
 const NOT_LETTER_OR_DIGIT = /[^\p{L}\p{N}]+/gu;
 // For ASCII text these give the same result as the Unicode-aware expressions,
-// several times faster; most names are ASCII and start-up time matters.
+// at a fraction of their cost; most names are ASCII and start-up time matters.
 const ASCII_ONLY = /^[^\u0080-\uffff]*$/;
 const NOT_ASCII_LOWER_LETTER_OR_DIGIT = /[^a-z0-9]+/g;
 

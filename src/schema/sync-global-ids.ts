@@ -9,9 +9,9 @@ interface NodeOptions {
  * Gives every Node type's `id` a resolver that returns the global ID itself,
  * encoded as Pothos' relay plugin encodes it, where the plugin's is an async
  * function: a promise per object, which graphql-js then waits for object by
- * object before it can complete the list around them. Measured with
- * `npm run bench:compare` on the cold search (50 companies): 0.80× the CPU
- * per request. An id whose own resolver returns a promise keeps the plugin's.
+ * object before it can complete the list around them, a cost paid for every
+ * company of every page (`npm run bench:compare` on the cold search shows
+ * it). An id whose own resolver returns a promise keeps the plugin's.
  */
 export function withSyncGlobalIds(schema: GraphQLSchema): GraphQLSchema {
   const node = schema.getType('Node');

@@ -5,14 +5,14 @@
  *
  * Hand-written: object-sizeof and its like count characters and number bytes
  * but no object headers, property slots or a collection's bookkeeping, which
- * are most of what a small entry holds (an empty search window: 24 bytes of
- * JSON, 300 bytes held).
+ * are most of what a small entry holds (an empty search window holds many
+ * times the bytes of its JSON).
  *
  * The layouts are V8's (objects, arrays, strings, heap numbers, dates); the
- * figures they add up to were checked by scripts/calibrate-cache-sizes.ts,
+ * figures they add up to are checked by scripts/calibrate-cache-sizes.ts,
  * which fills the caches under --expose-gc and compares the heap they take
- * with these estimates (see its output quoted in window-size.ts and
- * gateway/response-cache/response-cache.ts).
+ * with these estimates (its latest output, with its date, is in
+ * docs/behaviour.md, *What the caches count*).
  */
 
 const WORD_BYTES = 8;
@@ -26,7 +26,7 @@ const STORE_HEADER_BYTES = 2 * WORD_BYTES;
 const STRING_HEADER_BYTES = 2 * WORD_BYTES;
 /** A number that is not a small integer, or any number in a field that has held one. */
 export const HEAP_NUMBER_BYTES = 2 * WORD_BYTES;
-/** A Date: header, time value, seven cached calendar fields and a cache stamp (measured: 112). */
+/** A Date: header, time value, seven cached calendar fields and a cache stamp. */
 const DATE_BYTES = OBJECT_HEADER_BYTES + 9 * WORD_BYTES + HEAP_NUMBER_BYTES;
 /** Room an empty object literal (`{}`) is given before it needs a property store. */
 const EMPTY_LITERAL_SLOTS = 4;
@@ -41,18 +41,18 @@ const PROPERTY_STORE_BYTES = STORE_HEADER_BYTES + 3 * WORD_BYTES;
  *
  * Not counted: lru-cache never shrinks those arrays, so once many small
  * entries have given way to a few large ones, the room the small ones had
- * (84 bytes each) stays held. A bounded remainder: at most the bound divided
- * by the smallest entry (about 300 bytes), times 84.
+ * (a slot in each array) stays held. A bounded remainder: at most the bound
+ * divided by the smallest entry, times a slot in each array.
  */
 export const LRU_ENTRY_BYTES = 2 * (3.5 * WORD_BYTES) + 7 * 1.5 * WORD_BYTES;
 
 /**
  * A Buffer with an ArrayBuffer of its own, besides its bytes: the two heap
- * objects (measured: 184 bytes) and, outside the heap, V8's record of the
- * bytes and its extension, with malloc's headers (measured: about 200 bytes).
+ * objects and, outside the heap, V8's record of the bytes and its extension,
+ * with malloc's headers (checked by scripts/calibrate-cache-sizes.ts).
  */
 const BUFFER_OVERHEAD_BYTES = 400;
-/** Above SMALL_BUFFER_BYTES malloc's arenas hold a buffer in about 300 bytes more than that (measured with 2 KiB). */
+/** Above SMALL_BUFFER_BYTES malloc's arenas hold a buffer with more overhead than that (checked by scripts/calibrate-cache-sizes.ts). */
 const LARGER_BUFFER_OVERHEAD_BYTES = 700;
 const SMALL_BUFFER_BYTES = 1_024;
 /** malloc hands out memory in steps of this many bytes. */

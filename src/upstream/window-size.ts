@@ -36,17 +36,9 @@ const WINDOW_OBJECT_BYTES = objectBytes(4) + 2 * HEAP_NUMBER_BYTES;
  * company as read (strings, Dates, addresses, previous names). Linear in the
  * window; counted once, when the window enters the cache.
  *
- * Checked with scripts/calibrate-cache-sizes.ts (Node 20.20, 64-bit), heap
- * held per window after GC against this count:
- *
- *   shape                                        JSON     held  counted
- *   no results                                     24      249      300  +21%
- *   1 result                                      575    1,012    1,311  +30%
- *   50 results, distinct companies             27,603   40,041   50,066  +25%
- *   50 results with previous names             32,668   49,309   65,656  +33%
- *   50 minimal results, distinct short strings  2,231    9,509   12,716  +34%
- *   50 results, two-byte strings               34,286   56,021   72,455  +29%
- *   50 results, malformed fields               32,507   69,226   84,690  +22%
+ * Checked with scripts/calibrate-cache-sizes.ts, which compares the heap a
+ * window holds after GC with this count for windows of several shapes (its
+ * latest output, with its date: docs/behaviour.md, *What the caches count*).
  *
  * Never below what is held; above it by short strings shared between windows
  * (JSON.parse interns those up to 10 characters) and property stores an

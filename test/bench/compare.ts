@@ -22,11 +22,11 @@ const WARMUP_CONCURRENCY = 16;
  * against another checkout's, on the cold scenario (a new search per
  * request, one in flight), in alternating rounds on the same core, with the
  * same lookup service and the same sequence of searches. Runs of the whole
- * benchmark on a shared machine move by up to 40% from one to the next;
+ * benchmark on a shared machine move a lot from one to the next;
  * alternating rounds of two builds within one run, compared pair by pair,
- * tell much smaller changes apart (README, *Performance*: two copies of one
- * build came within 2% in medians of 10 pairs). Markdown on stdout; exits 1 when an
- * answer was wrong or a round answered nothing, 2 on a bad command line.
+ * tell much smaller changes apart (docs/performance.md describes the method).
+ * Markdown on stdout; exits 1 when an answer was wrong or a round answered
+ * nothing, 2 on a bad command line.
  */
 async function main(): Promise<number> {
   const options = readCommandLine(readCompareOptions, COMPARE_USAGE);

@@ -13,7 +13,7 @@ import { createCache } from './apollo-cache.js';
 
 type Connection = SearchCompaniesQuery['searchCompanies'];
 
-/** Apollo Client with the README's cache, over real HTTP to the gateway, counting the requests it sends. */
+/** Apollo Client with the cache docs/clients.md shows, over real HTTP to the gateway, counting the requests it sends. */
 function apolloClient(stack: Stack) {
   const requests: string[] = [];
   const client = new ApolloClient({

@@ -7,7 +7,7 @@ import { executePersisted } from './persisted-request.js';
 
 const MANIFEST = fileURLToPath(new URL('../generated/persisted-documents.json', import.meta.url));
 
-describe("the README's persisted-document request", () => {
+describe("docs/clients.md's persisted-document request", () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack({ gateway: { trustedDocuments: readTrustedDocuments(MANIFEST), allowArbitraryOperations: false } });

@@ -52,7 +52,7 @@ function refetchQuery(fragment: FragmentDefinitionNode): string {
 /** Each query below uses only some of the fragments printed with it. */
 const rules = specifiedRules.filter((rule) => rule !== NoUnusedFragmentsRule);
 
-describe("the README's Relay fragments", () => {
+describe("docs/clients.md's Relay fragments", () => {
   const fragments = FRAGMENTS.definitions.filter((node) => node.kind === Kind.FRAGMENT_DEFINITION);
 
   it('fit the schema, Relay directives aside', () => {

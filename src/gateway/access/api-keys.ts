@@ -13,7 +13,7 @@ export interface ApiKey {
   sha256: Buffer;
 }
 
-/** Runs on every request that presents a key; the one-shot hash costs about half of a Hash object's. */
+/** Runs on every request that presents a key: the one-shot hash, which spares making a Hash object. */
 export function hashApiKey(key: string): Buffer {
   return hash('sha256', key, 'buffer');
 }

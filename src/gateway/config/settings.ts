@@ -313,13 +313,13 @@ export const cacheSettings = {
     env: 'CACHE_MAX_BYTES',
     kind: integer(1_024, Number.MAX_SAFE_INTEGER, 'bytes'),
     default: 64 * 1024 * 1024,
-    doc: "bound of all caches together: half for serialized answers (with `RESPONSE_CACHE`), an eighth for parsed GraphQL documents, the rest for upstream windows. Each entry counts the memory it holds, not the bytes it came from: a window its results as read (strings, objects, arrays and dates at V8's sizes), an answer its body with its Buffer's bookkeeping, and both their key and the cache's own per-entry bookkeeping; an empty window counts about 300 bytes, a full page of 50 results about 50 KB (calibrated by `scripts/calibrate-cache-sizes.ts`); a parsed document 200 bytes per character of its text, above what the densest valid document holds (a document that fails validation is not kept). Keep it above 16 MiB or so: the card query (`test/operations/search-companies.graphql`, about 1,000 characters) counts about 200 KB, and a document that does not fit the eighth is parsed and validated on every request",
+    doc: "bound of all caches together: half for serialized answers (with `RESPONSE_CACHE`), an eighth for parsed GraphQL documents, the rest for upstream windows. Each entry counts the memory it holds, not the bytes it came from: a window its results as read (strings, objects, arrays and dates at V8's sizes), an answer its body with its Buffer's bookkeeping, and both their key and the cache's own per-entry bookkeeping; what an entry counts is checked against the heap by `scripts/calibrate-cache-sizes.ts` (its latest output: *What the caches count* in docs/behaviour.md); a parsed document 200 bytes per character of its text, above what the densest valid document holds (a document that fails validation is not kept). Keep it above 16 MiB or so: the card query (`test/operations/search-companies.graphql`, about 1,000 characters) counts about 200 KB, and a document that does not fit the eighth is parsed and validated on every request",
   }),
   responseCache: setting({
     env: 'RESPONSE_CACHE',
     kind: boolean,
     default: true,
-    doc: 'reuse the serialized answer to a request repeated byte for byte while its data is fresh (see *Response cache* in the README); `false` runs every request through GraphQL',
+    doc: 'reuse the serialized answer to a request repeated byte for byte while its data is fresh (see *Response cache* in docs/behaviour.md); `false` runs every request through GraphQL',
   }),
 };
 
@@ -360,7 +360,7 @@ export const graphqlSettings = {
     kind: boolean,
     default: (read) => !inProduction(read),
     defaultDoc: '`true`; `false` in production',
-    doc: 'serve GraphiQL at `/graphql` to browsers; never where only trusted documents run (`ALLOW_ARBITRARY_OPERATIONS=false`): a browser gets 404 `GRAPHIQL_UNAVAILABLE` there (see *GraphiQL* in the README)',
+    doc: 'serve GraphiQL at `/graphql` to browsers; never where only trusted documents run (`ALLOW_ARBITRARY_OPERATIONS=false`): a browser gets 404 `GRAPHIQL_UNAVAILABLE` there (see *GraphiQL* in docs/behaviour.md)',
   }),
   introspection: setting({
     env: 'INTROSPECTION',
@@ -419,7 +419,7 @@ export const requestLimitSettings = {
     // Admits two full pages of the company card (test/operations/search-companies.graphql) in one operation, and refuses
     // fifteen aliases of one page.
     default: 10_000,
-    doc: "most fields an operation's answer could hold, counted before it runs: each field selected once per entry of the lists above it (a page of `searchCompanies` holds up to its `pageSize`, `first` or `last`, 20 by default; a company's `previousNames` up to 20). The company card at a page of 50 counts 4,261; an operation over the limit is refused with `OPERATION_TOO_COMPLEX`. Introspection fields count once",
+    doc: "most fields an operation's answer could hold, counted before it runs: each field selected once per entry of the lists above it (a page of `searchCompanies` holds up to its `pageSize`, `first` or `last`, 20 by default; a company's `previousNames` up to 20); an operation over the limit is refused with `OPERATION_TOO_COMPLEX`, its count in `extensions.resultFields`. Introspection fields count once",
   }),
   maxResponseBytes: setting({
     env: 'MAX_RESPONSE_BYTES',
@@ -491,7 +491,7 @@ export const sharedStateSettings = {
     default: undefined,
     defaultDoc: 'unset: nothing shared',
     secret: true,
-    doc: 'URL of the Redis (7 or later) that instances of one fleet share their upstream state through: user and password in it (`redis://gateway:PASSWORD@redis.internal:6379/0`), a database number as its only path; `rediss://` for TLS. Unset, every instance keeps its own state and node-redis is not even loaded. See *Several instances on one Redis* in the README',
+    doc: 'URL of the Redis (7 or later) that instances of one fleet share their upstream state through: user and password in it (`redis://gateway:PASSWORD@redis.internal:6379/0`), a database number as its only path; `rediss://` for TLS. Unset, every instance keeps its own state and node-redis is not even loaded. See *A fleet on Redis* in docs/operations.md',
   }),
   redisKeyPrefix: setting({
     env: 'REDIS_KEY_PREFIX',
@@ -502,7 +502,7 @@ export const sharedStateSettings = {
   redisCommandTimeoutMs: setting({
     env: 'REDIS_COMMAND_TIMEOUT_MS',
     kind: integer(1, 10_000, 'ms'),
-    // Chosen from the answers Redis gives on a loaded 2-core host (docs/behaviour.md, *When Redis fails*): late ones are misses, not outages.
+    // Chosen from the answers Redis gives on a loaded 2-core host (docs/operations.md, *The REDIS_COMMAND_TIMEOUT_MS trade-off*): late ones are misses, not outages.
     default: 250,
     doc: "the gateway's own deadline on each Redis call (node-redis holds none against a hung server); a call without an answer by then is a miss (the instance asks again, or waits on). Redis is taken to be away on a failed connection, or when no call has been answered within this deadline for four times as long (at least 1 s): the instance goes on alone, makes no Redis call until a probe (every 500 ms) is answered in time, and logs the outage once and its end once",
   }),
@@ -515,7 +515,7 @@ export const observabilitySettings = {
     kind: integer(0, 65_535),
     default: undefined,
     defaultDoc: 'unset: no metrics server',
-    doc: 'port of the Prometheus metrics server, `GET /metrics` (see *Metrics* in the README); never the public port (`0`: any free port). Unset, no metrics are kept',
+    doc: 'port of the Prometheus metrics server, `GET /metrics` (see *Metrics* in docs/operations.md); never the public port (`0`: any free port). Unset, no metrics are kept',
   }),
   metricsHost: setting({
     env: 'METRICS_HOST',
@@ -529,7 +529,7 @@ export const observabilitySettings = {
     // In production, long enough for a load balancer probing every 2 s to see /ready fail twice; elsewhere a stop is not held up.
     default: (read) => (inProduction(read) ? 5_000 : 0),
     defaultDoc: '`0`; `5000` in production',
-    doc: "after `SIGTERM`/`SIGINT`, how long `/ready` answers 503 while requests are still served, so a load balancer stops sending traffic before the gateway stops accepting connections (see *Probes* in the README); set it above the probe's period times its failure threshold",
+    doc: "after `SIGTERM`/`SIGINT`, how long `/ready` answers 503 while requests are still served, so a load balancer stops sending traffic before the gateway stops accepting connections (see *Probes* in docs/operations.md); set it above the probe's period times its failure threshold",
   }),
 };
 
@@ -573,7 +573,7 @@ export const tracingSettings = {
     kind: httpUrl,
     default: undefined,
     defaultDoc: 'unset: tracing off',
-    doc: 'base URL of an OTLP collector (`http://127.0.0.1:4318`; for `grpc`, `http://127.0.0.1:4317`); setting it (or the next) turns tracing on, see *Tracing* in the README',
+    doc: 'base URL of an OTLP collector (`http://127.0.0.1:4318`; for `grpc`, `http://127.0.0.1:4317`); setting it (or the next) turns tracing on, see *Tracing* in docs/operations.md',
   }),
   otelExporterOtlpTracesEndpoint: setting({
     env: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',

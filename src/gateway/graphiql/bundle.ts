@@ -35,7 +35,7 @@ const JAVASCRIPT = 'text/javascript; charset=utf-8';
 const URL_HASH_DIGITS = 16;
 
 /**
- * @graphql-yoga/render-graphiql writes all of GraphiQL into one 9 MB page:
+ * @graphql-yoga/render-graphiql writes all of GraphiQL into one page of megabytes:
  * script, style, icon and Monaco's workers (as blob URLs). The same contents,
  * as separate files, can be compressed once, cached by the browser and fetched
  * only when used.
@@ -54,7 +54,7 @@ export function bundleOf(sources: BundleSources): GraphiqlBundle {
   };
 }
 
-/** The bundle of the installed @graphql-yoga/render-graphiql, loaded only where GraphiQL is served: it is 9 MB of JavaScript strings. */
+/** The bundle of the installed @graphql-yoga/render-graphiql, loaded only where GraphiQL is served: it is megabytes of JavaScript strings. */
 export async function installedBundle(): Promise<GraphiqlBundle> {
   return bundleOf(await import('@graphql-yoga/render-graphiql/graphiql'));
 }

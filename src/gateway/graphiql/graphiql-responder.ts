@@ -49,11 +49,11 @@ interface Prepared {
 }
 
 /**
- * GraphiQL without a CDN and without moving 9 MB on every visit: a small page
+ * GraphiQL without a CDN and without moving megabytes on every visit: a small page
  * and the bundle's files, each compressed once (Brotli or gzip, as the
  * browser accepts), cached by the browser for ever under a content-hashed
  * URL, the page revalidated with its ETag. The bundle is loaded on the first
- * request for GraphiQL, not at start: its 9 MB of JavaScript strings stay in
+ * request for GraphiQL, not at start: its megabytes of JavaScript strings stay in
  * the heap for good once imported, and a gateway nobody opens GraphiQL on
  * should not carry them.
  */

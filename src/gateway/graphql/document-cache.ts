@@ -10,21 +10,11 @@ export const DOCUMENT_CACHE_SHARE = 1 / 8;
  * nodes, their locations and the lexer's tokens those locations keep (error
  * locations shown to clients need them), the text itself, and what Yoga and
  * our plugins keep per document (its validation result, counts per
- * operation). Measured after GC through a running gateway (Node 20.20,
- * 64-bit, 200 distinct documents of each shape):
- *
- *   shape                                         chars    held  per char
- *   full company card, one fragment                 418  33,618        80
- *   five searches with nested lists                 584  48,766        83
- *   700 __typename                                7,714 352,715        46
- *   300 `id` in one selection                       957 157,087       164
- *   500 `id` in one selection                     1,557 253,470       163
- *   a search with a 9,000-character string        9,071  20,853       2.3
- *
- * The densest valid shape, a short field name over and over, sets the
- * figure, with a margin; the rest are counted above what they hold. Invalid
+ * operation). Documents differ in how much they hold per character: the
+ * densest valid shape, a short field name over and over, sets the figure,
+ * with a margin, so that the rest are counted above what they hold. Invalid
  * documents are not kept (see DocumentCache): their validation errors, each
- * with its stack, held up to 829 KB for a 3 KB document.
+ * with its stack, can hold many times the document's own size.
  */
 export const DOCUMENT_BYTES_PER_CHARACTER = 200;
 
@@ -35,8 +25,8 @@ function entryBytes(source: string): number {
 /**
  * Parsed documents by their text, for Yoga to reuse (its
  * parserAndValidationCache), bounded by the bytes they hold. Yoga's own
- * cache is bounded by count: 1,024 distinct documents of 700 fields held
- * 350 MiB. Validation results are kept by Yoga per document object, so they
+ * cache is bounded by count (1,024 documents), whatever each holds, so a few
+ * large documents could fill the heap. Validation results are kept by Yoga per document object, so they
  * go with their document; a document that failed validation is forgotten
  * (`forget`), since its errors can hold far more than the document. A
  * document too large for the bound is simply not kept.
@@ -73,6 +63,6 @@ export class DocumentCache {
 /**
  * Yoga's cache of parse errors, kept empty: a text that does not parse is
  * parsed again when sent again, which costs what a new text costs anyway,
- * and a kept error holds its text and stack (98 KB for a 7.7 KB text).
+ * and a kept error holds its text and stack, many times the text's size.
  */
 export const NO_PARSE_ERROR_CACHE = { get: (): undefined => undefined, set: (): void => {} };

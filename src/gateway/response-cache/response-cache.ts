@@ -43,14 +43,10 @@ export const MAX_KEY_LENGTH = 8_192;
  * What an entry holds: the cache's entry, the key, the answer object, its
  * content type and its body with the Buffer's own bookkeeping.
  *
- * Checked with scripts/calibrate-cache-sizes.ts (Node 20.20, 64-bit), per
- * answer kept under the card query's key, the heap and the process memory
- * outside it after GC against this count:
- *
- *   body        heap  outside    held  counted
- *   150 B        457      351     809      948   +17%
- *   2 KiB        449    2,661   3,110    3,136    +1%
- *   40 KiB       524   40,894   41,419  42,048    +2%
+ * Checked with scripts/calibrate-cache-sizes.ts, which compares the heap and
+ * the process memory outside it that answers of several sizes hold after GC
+ * with this count (its latest output, with its date: docs/behaviour.md,
+ * *What the caches count*).
  */
 function entryBytes(answer: SerializedAnswer, key: string): number {
   return LRU_ENTRY_BYTES + stringBytes(key) + objectBytes(2) + stringBytes(answer.contentType) + bufferBytes(answer.body.byteLength);
@@ -101,10 +97,8 @@ export class ResponseCache {
    * by its SHA-256 (a POST's target as it is, before it). Two requests share
    * a key only when those bytes are the same (SHA-256 has no known
    * collision), and an entry holds a short key instead of a copy of its request.
-   * A key of the bytes themselves cost more: V8 hashes a new string a
-   * character at a time. For the card query's 1.2 KiB body, making the key and
-   * looking it up took 1.7 µs so, and takes 1.1 µs with the digest, 0.75 µs of
-   * it SHA-256 (Node 20.20).
+   * A key of the bytes themselves costs more: V8 hashes a new string a
+   * character at a time, where SHA-256 runs over the bytes in native code.
    */
   keyOf(request: IncomingMessage, body: Buffer | undefined): string {
     const { headers } = request;
