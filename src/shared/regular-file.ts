@@ -20,15 +20,17 @@ export function readRegularFile(path: string, maxBytes: number): string {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw new FileRefusedError(`is ${kindOf(stats)}, not a regular file`);
     if (stats.size > maxBytes) throw tooLarge(maxBytes);
-    // One byte more than allowed, so that a file that grew since fstat is refused rather than cut.
-    const buffer = Buffer.alloc(Math.min(stats.size, maxBytes) + 1);
+    // One byte more than fstat said, so that a file that grew since is refused rather than cut where fstat saw it end.
+    const buffer = Buffer.alloc(stats.size + 1);
     let length = 0;
     while (length < buffer.length) {
       const read = readSync(fd, buffer, length, buffer.length - length, null);
       if (read === 0) break;
       length += read;
     }
-    if (length > maxBytes) throw tooLarge(maxBytes);
+    // Being written (an editor's or a shell's write in place), or a file whose size says nothing (/proc): what was read
+    // is a part of it, which may still parse (the first keys of a list). The write's own change asks for a read again.
+    if (length !== stats.size) throw new FileRefusedError(`changed while it was read (${stats.size} bytes by its size, ${length} read)`);
     return buffer.toString('utf8', 0, length);
   } finally {
     closeSync(fd);

@@ -48,6 +48,11 @@ describe('retryDelay', () => {
     expect(retryDelay(rateLimited(3_000), 4, policy(0.5))).toBe(3_000);
   });
 
+  it('backs off as without one when a Retry-After asks for no wait at all', () => {
+    expect(retryDelay(rateLimited(0), 1, policy(0.25))).toBe(2_500);
+    expect(retryDelay(unavailable(0), 2, policy(0.5))).toBe(200);
+  });
+
   it('does not retry a timeout, a refusal, a bad answer or a call the breaker held back', () => {
     for (const error of [
       new UpstreamTimeoutError('slow'),

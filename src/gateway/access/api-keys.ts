@@ -6,6 +6,12 @@ export const API_KEY_HEADER = 'x-api-key';
 export const MIN_API_KEY_LENGTH = 32;
 
 const KEY_ID = /^[A-Za-z0-9_.-]{1,64}$/;
+/**
+ * No request can present a key holding one: a file listing `id:key` a line each
+ * read as one entry, its first id with a key made of every line, and no client
+ * matched.
+ */
+const CONTROL_CHARACTER = /\p{Cc}/u;
 
 /** A configured key: its id (used in logs and rate limits) and only the SHA-256 of the key itself. */
 export interface ApiKey {
@@ -36,6 +42,10 @@ export function parseApiKeys(name: string, raw: string): { keys: ApiKey[]; probl
       );
     } else if (!KEY_ID.test(id)) {
       problems.push(`${position} has an id that is not 1 to 64 letters, digits, '_', '.' or '-'`);
+    } else if (CONTROL_CHARACTER.test(key)) {
+      problems.push(
+        `${position} (${id}) has a key holding a line break or another control character, which no X-Api-Key header can carry; separate entries with commas`,
+      );
     } else if (key.length < MIN_API_KEY_LENGTH) {
       problems.push(`${position} (${id}) has a key shorter than ${MIN_API_KEY_LENGTH} characters`);
     } else if (keys.some((known) => known.id === id)) {

@@ -24,6 +24,12 @@ export interface MaxResponseBytesOptions {
  * It runs before the notes join the answer (use-response-notes.ts): a refused
  * operation's notes are dropped with its data, and the refusal, noted like a
  * partial error, keeps the answer out of the response cache.
+ *
+ * Validation errors are held to the same count: they quote the document
+ * (names, operation names), and graphql-js reports up to 100 of them, so a
+ * fragment using an undefined variable with a long name, spread by 100
+ * operations, answered a 9 KB request with 700 KB of errors whatever the limit.
+ * Such a list is replaced by the refusal alone.
  */
 export function useMaxResponseBytes({ maxBytes }: MaxResponseBytesOptions): Plugin<GatewayContext> {
   if (!Number.isInteger(maxBytes) || maxBytes < 1) {
@@ -32,6 +38,20 @@ export function useMaxResponseBytes({ maxBytes }: MaxResponseBytesOptions): Plug
   /** Bytes already answered per request (Yoga's Request, one per HTTP request), for a batch's later operations. */
   const answered = new WeakMap<object, number>();
   return {
+    onValidate({ context }) {
+      return ({ result, setResult }) => {
+        if (result.length === 0) return;
+        const request = (context as { request?: object }).request;
+        const before = (request && answered.get(request)) ?? 0;
+        const left = maxBytes - before;
+        const bytes = jsonBytesWithin(result, left);
+        if (bytes <= left) {
+          if (request) answered.set(request, before + bytes);
+          return;
+        }
+        setResult([new ResponseTooLargeError(maxBytes)]);
+      };
+    },
     onExecute() {
       return {
         onExecuteDone({ args, result, setResult }) {

@@ -20,7 +20,9 @@ export interface RetryPolicy {
  * upstream is slow, asking again adds load), a refused credential or query,
  * a bad body, or a call the circuit breaker held back.
  *
- * A Retry-After from the upstream is honoured (capped where it is read). Otherwise a 5xx or a
+ * A Retry-After from the upstream is honoured (capped where it is read), unless
+ * it asks for no wait at all (`0`, or a date past): that is no backoff, and a
+ * 429 or 503 answered so was retried at once, every retry. Otherwise a 5xx or a
  * connection failure backs off exponentially with full jitter, so retries from
  * many requests spread out instead of arriving together; a 429 backs off from
  * 1 s, with jitter on top of that floor.
@@ -30,12 +32,17 @@ export function retryDelay(error: unknown, retry: number, policy: RetryPolicy): 
   if (isHeldBack(error)) return undefined;
   if (error instanceof UpstreamRateLimitedError) {
     const floor = Math.min(RATE_LIMIT_BACKOFF_BASE_MS * 2 ** retry, MAX_BACKOFF_MS);
-    return error.retryAfterMs ?? floor + random() * floor;
+    return waitAsked(error.retryAfterMs) ?? floor + random() * floor;
   }
   if (error instanceof UpstreamUnavailableError) {
-    return error.retryAfterMs ?? random() * Math.min(policy.baseDelayMs * 2 ** retry, MAX_BACKOFF_MS);
+    return waitAsked(error.retryAfterMs) ?? random() * Math.min(policy.baseDelayMs * 2 ** retry, MAX_BACKOFF_MS);
   }
   return undefined;
+}
+
+/** A Retry-After that asks for a wait; undefined for none, or for one of no time. */
+function waitAsked(retryAfterMs: number | undefined): number | undefined {
+  return retryAfterMs !== undefined && retryAfterMs > 0 ? retryAfterMs : undefined;
 }
 
 /**
