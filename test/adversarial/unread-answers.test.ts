@@ -24,12 +24,12 @@ const CLIENTS = 20;
 /** Requests each client pipelines: several answers near MAX_RESPONSE_BYTES, more than loopback's socket buffers take (a few MB). */
 const PIPELINED = 10;
 const BOUND = DEFAULT_MAX_RESPONSE_BYTES * UNREAD_ANSWERS_SHARE;
-/** Only a safety bound: every connection is closed by the bound or, once its answers are written, by the idle timeout. */
+/** Only a safety bound on waits for events; also the idle timeout, so that only the bound or the clients' leaving lets a connection go. */
 const SAFETY_MS = 120_000;
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ gateway: { rateLimitPerMinute: 0, idleSocketTimeoutMs: 3_000 } });
+  stack = await startStack({ gateway: { rateLimitPerMinute: 0, idleSocketTimeoutMs: SAFETY_MS } });
   // Every name as long as the gateway takes one: the largest answers the caps allow this request, each under MAX_RESPONSE_BYTES.
   stack.lookup.knobs.mapResults = (results) =>
     results.map((result) => ({ ...result, name: result.name.padEnd(COMPANY.name.maxLength, '.') }));
@@ -83,28 +83,19 @@ describe('clients that never read their answers', () => {
       const sampling = setInterval(() => held.push(stack.gateway.unreadAnswerBytes), 20);
       const clients = await Promise.all(Array.from({ length: CLIENTS }, () => nonReader(PIPELINED, body)));
       try {
-        // Each connection is let go by the bound, or once its answers are written and it has sat idle.
-        await vi.waitFor(
-          () => {
-            const { bound, idle } = letGo(from);
-            expect(bound.length + idle.length).toBeGreaterThanOrEqual(CLIENTS);
-          },
-          { timeout: SAFETY_MS, interval: 100 },
-        );
+        // Far more is asked than the bound and the sockets' buffers together: the bound lets the connections holding most go.
+        await vi.waitFor(() => expect(letGo(from).bound.length).toBeGreaterThan(0), { timeout: SAFETY_MS, interval: 100 });
+        expect(JSON.parse(letGo(from).bound[0]!)).toMatchObject({ level: 40, maxBytes: BOUND, heldBytes: expect.any(Number) });
+        // The clients leave: whatever was held for them is let go.
+        for (const { socket } of clients) socket.destroy();
+        await within(Promise.all(clients.map(({ closed }) => closed)), SAFETY_MS, 'the clients leaving');
+        await vi.waitFor(() => expect(stack.gateway.unreadAnswerBytes).toBe(0), { timeout: SAFETY_MS, interval: 100 });
       } finally {
         clearInterval(sampling);
       }
-      held.push(stack.gateway.unreadAnswerBytes);
       expect(Math.max(...held)).toBeLessThanOrEqual(BOUND);
       expect(Math.max(...held)).toBeGreaterThan(0);
-      const { bound } = letGo(from);
-      expect(bound.length).toBeGreaterThan(0);
-      expect(JSON.parse(bound[0]!)).toMatchObject({ level: 40, maxBytes: BOUND, heldBytes: expect.any(Number) });
-      expect(stack.gateway.unreadAnswerBytes).toBe(0);
 
-      // The clients find their connections closed once they read what reached them.
-      for (const { socket } of clients) socket.resume();
-      await within(Promise.all(clients.map(({ closed }) => closed)), SAFETY_MS, 'the clients seeing their connections closed');
       // And the gateway still answers those that read.
       expect((await stack.post(body, { accept: 'application/json' })).status).toBe(200);
     },

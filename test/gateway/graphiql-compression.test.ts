@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bundleOf, type BundleSources, filesOf } from '../../src/gateway/graphiql/bundle.js';
-import { CompressedCopies, type Copy } from '../../src/gateway/graphiql/compressed-copies.js';
+import { COPY_EXTENSIONS, CompressedCopies, type Copy } from '../../src/gateway/graphiql/compressed-copies.js';
 import { createGraphiqlResponder, type GraphiqlResponder } from '../../src/gateway/graphiql/graphiql-responder.js';
 import { createLogger } from '../../src/gateway/logger.js';
 import { send } from '../support/http.js';
@@ -83,7 +83,7 @@ describe("GraphiQL's compressed copies", () => {
     expect((await send(first.url, { path: script, headers: { 'accept-encoding': 'br, gzip' } })).headers['content-encoding']).toBe('br');
     expect((await readdir(dir)).sort()).toEqual(
       filesOf(bundle)
-        .flatMap((file) => [`${file.hash}.br`, `${file.hash}.gz`])
+        .flatMap((file) => [`${file.hash}.${COPY_EXTENSIONS.br}`, `${file.hash}.${COPY_EXTENSIONS.gzip}`])
         .sort(),
     );
 
@@ -102,5 +102,18 @@ describe("GraphiQL's compressed copies", () => {
     await copies.prune(filesOf(bundle));
     expect(await readdir(dir)).toHaveLength(filesOf(bundle).length * 2);
     expect(await readdir(dir)).not.toContain(`${'0'.repeat(64)}.br`);
+  });
+
+  it('made at other levels are made again, not served', async () => {
+    const [file] = filesOf(bundle);
+    // What an install at other levels left: named by the file's hash, without these levels in its name.
+    await writeFile(join(dir, `${file!.hash}.br`), 'made at another level');
+    const copies = new CompressedCopies(dir);
+    const toMake = await copies.load(filesOf(bundle));
+    expect(toMake).toContainEqual({ file, encoding: 'br' });
+    await copies.make(toMake);
+    expect(copies.get(file!, 'br')?.toString()).not.toBe('made at another level');
+    await copies.prune(filesOf(bundle));
+    expect(await readdir(dir)).not.toContain(`${file!.hash}.br`);
   });
 });

@@ -24,7 +24,7 @@ export const GZIP_LEVEL = 6;
 export const DEFAULT_COPIES_DIR = fileURLToPath(new URL('../../../node_modules/.cache/company-search-gateway/graphiql/', import.meta.url));
 
 /** Named by their levels too: copies an install made at other levels are made again, not served. */
-const FILE_EXTENSIONS: Record<ContentEncoding, string> = {
+export const COPY_EXTENSIONS: Record<ContentEncoding, string> = {
   br: `q${BROTLI_QUALITY}w${BROTLI_WINDOW_BITS}.br`,
   gzip: `${GZIP_LEVEL}.gz`,
 };
@@ -97,7 +97,7 @@ export class CompressedCopies {
   }
 
   #name({ file, encoding }: Copy): string {
-    return `${file.hash}.${FILE_EXTENSIONS[encoding]}`;
+    return `${file.hash}.${COPY_EXTENSIONS[encoding]}`;
   }
 
   async #save(name: string, bytes: Buffer): Promise<void> {
