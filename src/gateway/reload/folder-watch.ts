@@ -1,5 +1,5 @@
 import { type FSWatcher, realpathSync, statSync, watch } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 
 /**
  * Tells when the files at some paths may have changed, by watching the
@@ -18,11 +18,16 @@ import { dirname, resolve } from 'node:path';
  * The events of one update (four or five for Kubernetes' swap) come as a
  * burst: `onChange` is called once, `debounceMs` after the first. It only
  * means "read them again": whether anything changed is for the reader to
- * tell, by content. Folders on file systems that report no events (some
- * network file systems) are never heard from: SIGHUP is the way there.
+ * tell, by content. Only the names that matter in a folder set it off: the
+ * watched files, what their links lead to, and Kubernetes' `..`-named entries;
+ * another file written over and over beside a secret costs nothing. Folders
+ * on file systems that report no events (some network file systems) are
+ * never heard from: SIGHUP is the way there.
  */
 export class FolderWatcher {
   readonly #watchers = new Map<string, FSWatcher>();
+  /** For each folder watched, the names in it whose change matters, or `any` for a folder named as a path. */
+  #names = new Map<string, Names>();
   readonly #onChange: () => void;
   readonly #debounceMs: number;
   #timer: NodeJS.Timeout | undefined;
@@ -38,17 +43,20 @@ export class FolderWatcher {
   watch(paths: readonly string[]): void {
     if (this.#closed) return;
     const folders = foldersOf(paths);
+    this.#names = folders;
     for (const [folder, watcher] of this.#watchers) {
       if (!folders.has(folder)) {
         watcher.close();
         this.#watchers.delete(folder);
       }
     }
-    for (const folder of folders) {
+    for (const folder of folders.keys()) {
       if (this.#watchers.has(folder)) continue;
       let watcher: FSWatcher;
       try {
-        watcher = watch(folder, () => this.#changed());
+        watcher = watch(folder, (_event, name) => {
+          if (this.#matters(folder, name)) this.#changed();
+        });
       } catch {
         // Not there (yet): its file cannot be read either, which the reader says; the folder above it is watched.
         continue;
@@ -75,6 +83,14 @@ export class FolderWatcher {
     this.#watchers.clear();
   }
 
+  #matters(folder: string, name: string | Buffer | null): boolean {
+    const names = this.#names.get(folder);
+    // No name: the platform did not say which entry changed.
+    if (names === undefined || names === 'any' || name === null) return true;
+    const entry = name.toString();
+    return entry.startsWith('..') || names.has(entry);
+  }
+
   #changed(): void {
     if (this.#closed || this.#timer !== undefined) return;
     this.#timer = setTimeout(() => {
@@ -84,30 +100,39 @@ export class FolderWatcher {
   }
 }
 
+/** The names in a folder whose change matters, or `any`. */
+type Names = Set<string> | 'any';
+
 /**
  * The folder of each path and of what it leads to, and what a path leads to
  * where it is a folder; each as what it is, links resolved, so that a folder
- * reached through a link that now leads elsewhere is watched anew.
+ * reached through a link that now leads elsewhere is watched anew. With each,
+ * the names in it that matter.
  */
-function foldersOf(paths: readonly string[]): Set<string> {
-  const folders = new Set<string>();
-  const add = (folder: string) => {
+function foldersOf(paths: readonly string[]): Map<string, Names> {
+  const folders = new Map<string, Names>();
+  const add = (folder: string, name: string | 'any') => {
+    let real: string;
     try {
-      folders.add(realpathSync(folder));
+      real = realpathSync(folder);
     } catch {
       // Not there: nothing to watch in it.
+      return;
     }
+    const names = folders.get(real);
+    if (name === 'any' || names === 'any') folders.set(real, 'any');
+    else folders.set(real, new Set([...(names ?? []), name]));
   };
   for (const path of paths.map((path) => resolve(path))) {
-    add(dirname(path));
+    add(dirname(path), basename(path));
     let real: string;
     try {
       real = realpathSync(path);
     } catch {
       continue;
     }
-    add(dirname(real));
-    if (isFolder(real)) folders.add(real);
+    add(dirname(real), basename(real));
+    if (isFolder(real)) add(real, 'any');
   }
   return folders;
 }

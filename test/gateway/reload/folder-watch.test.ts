@@ -85,6 +85,21 @@ describe('FolderWatcher', () => {
     await watch.called(() => writeFileSync(join(elsewhere, 'real-keys'), 'two'));
   });
 
+  it('is not set off by other files written beside a watched one', async () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'api-keys'), 'one');
+    const watch = watching([join(dir, 'api-keys')]);
+    // A sentinel on the busy file, in the same folder: once it has seen the last write, the watcher has seen them all.
+    const sentinel = watching([join(dir, 'app.log')]);
+    await sentinel.called(() => {
+      for (let line = 0; line < 50; line += 1) writeFileSync(join(dir, 'app.log'), `line ${line}`, { flag: 'a' });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(watch.calls).toBe(0);
+    await watch.called(() => writeFileSync(join(dir, 'api-keys'), 'two'));
+    expect(watch.calls).toBe(1);
+  });
+
   it('watches anew a folder reached through a link that now leads elsewhere', () => {
     const dir = folder();
     for (const name of ['a', 'b']) {
