@@ -1,14 +1,12 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { print } from 'graphql';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { DashboardSearchDocument } from '../generated/graphql.js';
+import { GatewayProcess } from '../support/gateway-process.js';
 import { send } from '../support/http.js';
 import { PROCESS_START_MS, within } from '../support/within.js';
 
-const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 /** A safety bound on the gateway's start and stop under tsx on a busy machine. */
 const PROCESS_MS = PROCESS_START_MS;
 const TEST_MS = 2 * PROCESS_MS + 10_000;
@@ -34,7 +32,7 @@ const posted: { path: string | undefined; contentType: string | undefined; body:
 let collectorStatus = 200;
 let collector: Server;
 let collectorUrl: string;
-let gateway: ChildProcessWithoutNullStreams | undefined;
+let gateway: GatewayProcess | undefined;
 
 beforeAll(async () => {
   collector = createServer((request, response) => {
@@ -50,46 +48,27 @@ beforeAll(async () => {
 });
 afterEach(() => {
   // Only if a test failed before stopping it.
-  if (gateway?.exitCode === null) gateway.kill('SIGKILL');
+  gateway?.kill();
   posted.length = 0;
 });
 afterAll(() => new Promise((resolve) => collector.close(resolve)));
 
 /** The gateway as `npm start` runs it (embedded lookup service), traced to the collector over http/json; stopped by SIGTERM. */
-async function startGateway(env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: {
-      ...process.env,
-      PORT: '0',
-      LOG_LEVEL: 'info',
-      OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      OTEL_SERVICE_NAME: 'gateway-under-test',
-      ...env,
-    },
+async function startGateway(settings: Record<string, string> = {}) {
+  gateway = await GatewayProcess.start({
+    LOG_LEVEL: 'info',
+    OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_SERVICE_NAME: 'gateway-under-test',
+    ...settings,
   });
-  gateway = child;
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
-  const ready = new Promise<string>((resolve, reject) => {
-    child.once('close', () => reject(new Error(`The gateway exited before it was ready:\n${output}`)));
-    child.stdout.on('data', () => {
-      const url = /"graphql":"([^"]+)"/.exec(output)?.[1];
-      if (url) resolve(url);
-    });
-  });
-  const graphqlUrl = await within(ready, PROCESS_MS, 'the ready line');
+  const started = gateway;
   return {
-    graphqlUrl,
-    lines: () =>
-      output
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as Record<string, unknown>),
+    graphqlUrl: started.graphqlUrl,
+    lines: () => started.lines,
     stop: async () => {
-      child.kill('SIGTERM');
-      return within(exited, PROCESS_MS, 'the gateway to stop');
+      started.signal('SIGTERM');
+      return (await within(started.exited, PROCESS_MS, 'the gateway to stop')).code;
     },
   };
 }

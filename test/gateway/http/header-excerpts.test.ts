@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messagesOf, send } from '../../support/http.js';
-import { openConnection, receiveResponse } from '../../support/raw-connection.js';
+import { exchange } from '../../support/raw-connection.js';
 import { startStack, type Stack } from '../../support/stack.js';
 
 /** Stands for what a client may put in a header: a refusal names the header's start, not all of it. */
@@ -61,10 +61,10 @@ describe('a refusal quoting a header 8,000 characters long', () => {
   });
 
   it('names the start of an Expect other than 100-continue and no more', async () => {
-    const connection = await openConnection(stack.gateway.url);
-    await connection.write(`GET /health HTTP/1.1\r\nhost: gateway\r\nexpect: ${LONG_VALUE}\r\nconnection: close\r\n\r\n`);
-    const response = await receiveResponse(connection);
-    connection.destroy();
+    const response = await exchange(
+      stack.gateway.url,
+      `GET /health HTTP/1.1\r\nhost: gateway\r\nexpect: ${LONG_VALUE}\r\nconnection: close\r\n\r\n`,
+    );
     expect(response).toMatchObject({ status: 417, code: 'BAD_REQUEST' });
     // The connection reads latin1; the message is UTF-8.
     expectExcerptOf(LONG_VALUE, messagesOf(Buffer.from(response.body, 'latin1').toString('utf8'))[0]);

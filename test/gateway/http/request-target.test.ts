@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { originForm } from '../../../src/gateway/http/request-target.js';
-import { openConnection, receiveResponse } from '../../support/raw-connection.js';
+import { exchange } from '../../support/raw-connection.js';
 import { startStack, type Stack } from '../../support/stack.js';
 
 const QUERY = JSON.stringify({ query: '{ __typename }' });
@@ -11,27 +11,23 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-async function exchange(requestLine: string, body?: string) {
-  const connection = await openConnection(stack.gateway.url);
+function send(requestLine: string, body?: string) {
   const headers = ['host: gateway', 'accept: application/graphql-response+json', 'connection: close'];
   if (body !== undefined) headers.push('content-type: application/json', `content-length: ${body.length}`);
-  await connection.write(`${requestLine}\r\n${headers.join('\r\n')}\r\n\r\n${body ?? ''}`);
-  const response = await receiveResponse(connection);
-  connection.destroy();
-  return response;
+  return exchange(stack.gateway.url, `${requestLine}\r\n${headers.join('\r\n')}\r\n\r\n${body ?? ''}`);
 }
 
 describe('an absolute-form request line', () => {
   it('is served by its path: POST http://host/graphql; another path gets 404 NOT_FOUND, as in origin form', async () => {
-    const response = await exchange(`POST ${stack.gateway.graphqlUrl} HTTP/1.1`, QUERY);
+    const response = await send(`POST ${stack.gateway.graphqlUrl} HTTP/1.1`, QUERY);
     expect(response.status).toBe(200);
     expect(JSON.parse(response.body)).toEqual({ data: { __typename: 'Query' } });
-    expect(await exchange('POST http://elsewhere.example/other HTTP/1.1', QUERY)).toMatchObject({ status: 404, code: 'NOT_FOUND' });
-    expect(await exchange('POST http://elsewhere.example HTTP/1.1', QUERY)).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    expect(await send('POST http://elsewhere.example/other HTTP/1.1', QUERY)).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    expect(await send('POST http://elsewhere.example HTTP/1.1', QUERY)).toMatchObject({ status: 404, code: 'NOT_FOUND' });
   });
 
   it('is served by its path and query, whatever its authority: GET http://elsewhere.example/graphql?query=…', async () => {
-    const response = await exchange(`GET http://elsewhere.example/graphql?query=${encodeURIComponent('{ __typename }')} HTTP/1.1`);
+    const response = await send(`GET http://elsewhere.example/graphql?query=${encodeURIComponent('{ __typename }')} HTTP/1.1`);
     expect(response.status).toBe(200);
     expect(JSON.parse(response.body)).toEqual({ data: { __typename: 'Query' } });
   });
@@ -42,7 +38,7 @@ describe('/health with a query string', () => {
   // so a load balancer's /health?probe=1 got Yoga's 404 with an empty body and no code.
   it('answers 200 as /health does', async () => {
     for (const target of ['/health?probe=1', '/health?', 'http://gateway/health?x=%zz']) {
-      expect((await exchange(`GET ${target} HTTP/1.1`)).status, target).toBe(200);
+      expect((await send(`GET ${target} HTTP/1.1`)).status, target).toBe(200);
     }
   });
 });
