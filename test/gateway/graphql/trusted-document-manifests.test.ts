@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeConfig, readConfig } from '../../src/gateway/config/gateway-config.js';
-import { MAX_MANIFEST_BYTES, readTrustedDocuments } from '../../src/gateway/graphql/trusted-documents.js';
-import { CompanyByNumberDocument, DashboardSearchDocument, NodeByIdDocument, SearchCompaniesDocument } from '../generated/graphql.js';
-import { problemsOf } from '../support/config-problems.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { describeConfig, readConfig } from '../../../src/gateway/config/gateway-config.js';
+import { MAX_MANIFEST_BYTES, readTrustedDocuments } from '../../../src/gateway/graphql/trusted-documents.js';
+import { CompanyByNumberDocument, DashboardSearchDocument, NodeByIdDocument, SearchCompaniesDocument } from '../../generated/graphql.js';
+import { problemsOf } from '../../support/config-problems.js';
+import { startStack, type Stack } from '../../support/stack.js';
 
 const CODEGEN_MANIFEST: Record<string, string> = JSON.parse(
-  readFileSync(fileURLToPath(new URL('../generated/persisted-documents.json', import.meta.url)), 'utf8'),
+  readFileSync(fileURLToPath(new URL('../../generated/persisted-documents.json', import.meta.url)), 'utf8'),
 );
 const idOf = (document: unknown) => (document as { __meta__: { hash: string } }).__meta__.hash;
 const [dashboard, byNumber, byId, search] = [

@@ -1,10 +1,10 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GRAPHQL_PATH } from '../../src/gateway/paths.js';
-import { launchChromium, type Browser } from '../support/browser.js';
-import { startCountingProxy, type CountingProxy } from '../support/counting-proxy.js';
-import { send } from '../support/http.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { GRAPHQL_PATH } from '../../../src/gateway/paths.js';
+import { launchChromium, type Browser } from '../../support/browser.js';
+import { startCountingProxy, type CountingProxy } from '../../support/counting-proxy.js';
+import { send } from '../../support/http.js';
+import { startStack, type Stack } from '../../support/stack.js';
 
 /** What the issue allows a first visit to move: the page, GraphiQL's files, its schema and the example's answer. */
 const FIRST_LOAD_MAX_BYTES = 2_000_000;

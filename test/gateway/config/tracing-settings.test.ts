@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readConfig } from '../../src/gateway/config/gateway-config.js';
-import { startTracing } from '../../src/gateway/observability/tracing.js';
-import { problemsOf } from '../support/config-problems.js';
+import { readConfig } from '../../../src/gateway/config/gateway-config.js';
+import { startTracing } from '../../../src/gateway/observability/tracing.js';
+import { problemsOf } from '../../support/config-problems.js';
 
 const ENDPOINT = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' };
 

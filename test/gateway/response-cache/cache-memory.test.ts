@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { RESPONSE_CACHE_SHARE } from '../../src/gateway/response-cache/response-cache.js';
-import { DashboardSearchDocument } from '../generated/graphql.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { RESPONSE_CACHE_SHARE } from '../../../src/gateway/response-cache/response-cache.js';
+import { DashboardSearchDocument } from '../../generated/graphql.js';
+import { startStack, type Stack } from '../../support/stack.js';
 
 /**
  * Heap one window of an empty search holds after GC, cache entry and key

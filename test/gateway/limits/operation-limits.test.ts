@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../support/stack.js';
-import { expectNoUpstreamCall } from '../support/upstream-calls.js';
+import { startStack, type Stack } from '../../support/stack.js';
+import { expectNoUpstreamCall } from '../../support/upstream-calls.js';
 
 let stack: Stack;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeConfig, readConfig } from '../../src/gateway/config/gateway-config.js';
-import { problemsOf } from '../support/config-problems.js';
+import { describeConfig, readConfig } from '../../../src/gateway/config/gateway-config.js';
+import { problemsOf } from '../../support/config-problems.js';
 
 describe('shared state settings', () => {
   it('share nothing by default, with the documented prefix and deadline', () => {

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readConfig } from '../../src/gateway/config/gateway-config.js';
-import { readTrustedDocuments } from '../../src/gateway/graphql/trusted-documents.js';
-import { DashboardSearchDocument } from '../generated/graphql.js';
-import { problemsOf } from '../support/config-problems.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { readConfig } from '../../../src/gateway/config/gateway-config.js';
+import { readTrustedDocuments } from '../../../src/gateway/graphql/trusted-documents.js';
+import { DashboardSearchDocument } from '../../generated/graphql.js';
+import { problemsOf } from '../../support/config-problems.js';
+import { startStack, type Stack } from '../../support/stack.js';
 
-const MANIFEST = fileURLToPath(new URL('../generated/persisted-documents.json', import.meta.url));
+const MANIFEST = fileURLToPath(new URL('../../generated/persisted-documents.json', import.meta.url));
 const dashboardId = (DashboardSearchDocument as unknown as { __meta__: { hash: string } }).__meta__.hash;
 const variables = { q: 'Zebra Quantum', jurisdiction: 'GB' };
 const expected = {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { allFixtureCompanies } from '../../src/lookup-service/index.js';
-import type { HttpAnswer } from '../support/http.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { allFixtureCompanies } from '../../../src/lookup-service/index.js';
+import type { HttpAnswer } from '../../support/http.js';
+import { startStack, type Stack } from '../../support/stack.js';
 
 /**
  * A grid of @include and @skip conditions, each `if` a literal or a variable

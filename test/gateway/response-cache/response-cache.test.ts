@@ -1,13 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { print } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hashApiKey } from '../../src/gateway/access/api-keys.js';
-import { MAX_ENTRY_SHARE, MAX_KEY_LENGTH, ResponseCache } from '../../src/gateway/response-cache/response-cache.js';
-import { stringBytes } from '../../src/upstream/heap-size.js';
-import { DashboardSearchDocument, SearchCompaniesDocument } from '../generated/graphql.js';
-import { matchCount } from '../support/data-set.js';
-import { manualClock, type ManualClock } from '../support/clock.js';
-import { startStack, type Stack, type StackOptions } from '../support/stack.js';
+import { hashApiKey } from '../../../src/gateway/access/api-keys.js';
+import { MAX_ENTRY_SHARE, MAX_KEY_LENGTH, ResponseCache } from '../../../src/gateway/response-cache/response-cache.js';
+import { stringBytes } from '../../../src/upstream/heap-size.js';
+import { DashboardSearchDocument, SearchCompaniesDocument } from '../../generated/graphql.js';
+import { matchCount } from '../../support/data-set.js';
+import { manualClock, type ManualClock } from '../../support/clock.js';
+import { startStack, type Stack, type StackOptions } from '../../support/stack.js';
 
 const KEY = 'k'.repeat(40);
 const TTL_MS = 300;

@@ -3,10 +3,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeConfig, MAX_SECRET_FILE_BYTES, readConfig } from '../../src/gateway/config/gateway-config.js';
-import { SETTING_GROUPS } from '../../src/gateway/config/settings.js';
-import { problemsOf } from '../support/config-problems.js';
-import { startStack } from '../support/stack.js';
+import { describeConfig, MAX_SECRET_FILE_BYTES, readConfig } from '../../../src/gateway/config/gateway-config.js';
+import { SETTING_GROUPS } from '../../../src/gateway/config/settings.js';
+import { problemsOf } from '../../support/config-problems.js';
+import { startStack } from '../../support/stack.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'secret-files-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

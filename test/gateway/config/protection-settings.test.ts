@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { hashApiKey } from '../../src/gateway/access/api-keys.js';
-import { readConfig } from '../../src/gateway/config/gateway-config.js';
-import { problemsOf } from '../support/config-problems.js';
+import { hashApiKey } from '../../../src/gateway/access/api-keys.js';
+import { readConfig } from '../../../src/gateway/config/gateway-config.js';
+import { problemsOf } from '../../support/config-problems.js';
 
 const KEY = 'k'.repeat(40);
 const JWT = { JWT_ISSUER: 'https://auth.example.com/', JWT_AUDIENCE: 'company-search' };

@@ -1,6 +1,6 @@
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { perOperation } from '../../src/gateway/limits/per-operation.js';
+import { perOperation } from '../../../src/gateway/limits/per-operation.js';
 
 describe('perOperation', () => {
   it('computes once per document and operation name, and apart for each name and each document', () => {

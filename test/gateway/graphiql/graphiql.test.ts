@@ -1,12 +1,12 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashApiKey } from '../../src/gateway/access/api-keys.js';
-import { readTrustedDocuments } from '../../src/gateway/graphql/trusted-documents.js';
-import { json, send, type HttpAnswer } from '../support/http.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { hashApiKey } from '../../../src/gateway/access/api-keys.js';
+import { readTrustedDocuments } from '../../../src/gateway/graphql/trusted-documents.js';
+import { json, send, type HttpAnswer } from '../../support/http.js';
+import { startStack, type Stack } from '../../support/stack.js';
 
-const MANIFEST = fileURLToPath(new URL('../generated/persisted-documents.json', import.meta.url));
+const MANIFEST = fileURLToPath(new URL('../../generated/persisted-documents.json', import.meta.url));
 /** What Chromium sends. */
 const BROWSER_CODINGS = 'gzip, deflate, br, zstd';
 const PAGE = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };

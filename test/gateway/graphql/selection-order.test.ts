@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { type DocumentNode, Kind, parse, print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureCompanies } from '../../src/lookup-service/index.js';
-import { schema } from '../../src/schema/index.js';
-import * as generated from '../generated/graphql.js';
-import { selectionOrderProblems } from '../support/selection-order.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { fixtureCompanies } from '../../../src/lookup-service/index.js';
+import { schema } from '../../../src/schema/index.js';
+import * as generated from '../../generated/graphql.js';
+import { selectionOrderProblems } from '../../support/selection-order.js';
+import { startStack, type Stack } from '../../support/stack.js';
 
 const COMPANY = fixtureCompanies.withPreviousNames;
 const COMPANY_ID = Buffer.from(`Company:GB:${COMPANY.companyNumber}`).toString('base64');
@@ -111,10 +111,10 @@ async function expectInSelectionOrder(document: DocumentNode, variables: Record<
 
 describe('every answer lists its keys in the order the document selects them', () => {
   it('covers every operation of test/operations/ and GraphiQL example', () => {
-    const inFiles = readdirSync(new URL('../operations/', import.meta.url))
+    const inFiles = readdirSync(new URL('../../operations/', import.meta.url))
       .filter((file) => file.endsWith('.graphql'))
       .flatMap((file) =>
-        parse(readFileSync(new URL(`../operations/${file}`, import.meta.url), 'utf8')).definitions.flatMap((definition) =>
+        parse(readFileSync(new URL(`../../operations/${file}`, import.meta.url), 'utf8')).definitions.flatMap((definition) =>
           definition.kind === Kind.OPERATION_DEFINITION ? [definition.name?.value] : [],
         ),
       );

@@ -1,13 +1,13 @@
 import { GraphQLError } from 'graphql';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/gateway/logger.js';
-import { createErrorMasker } from '../../src/gateway/graphql/mask-error.js';
-import type { GatewayServerContext } from '../../src/gateway/graphql/server-context.js';
-import { useErrorRequestIds } from '../../src/gateway/graphql/use-error-request-ids.js';
-import { startStack } from '../support/stack.js';
-import { UpstreamTimeoutError } from '../../src/errors/upstream-errors.js';
-import { BadUserInputError } from '../../src/errors/field-errors.js';
+import { createLogger } from '../../../src/gateway/logger.js';
+import { createErrorMasker } from '../../../src/gateway/graphql/mask-error.js';
+import type { GatewayServerContext } from '../../../src/gateway/graphql/server-context.js';
+import { useErrorRequestIds } from '../../../src/gateway/graphql/use-error-request-ids.js';
+import { startStack } from '../../support/stack.js';
+import { UpstreamTimeoutError } from '../../../src/errors/upstream-errors.js';
+import { BadUserInputError } from '../../../src/errors/field-errors.js';
 
 function masker() {
   const logs: string[] = [];

@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bundleOf, type BundleSources, filesOf } from '../../src/gateway/graphiql/bundle.js';
-import { CompressedCopies, type Copy } from '../../src/gateway/graphiql/compressed-copies.js';
-import { createGraphiqlResponder, type GraphiqlResponder } from '../../src/gateway/graphiql/graphiql-responder.js';
-import { createLogger } from '../../src/gateway/logger.js';
-import { send } from '../support/http.js';
+import { bundleOf, type BundleSources, filesOf } from '../../../src/gateway/graphiql/bundle.js';
+import { CompressedCopies, type Copy } from '../../../src/gateway/graphiql/compressed-copies.js';
+import { createGraphiqlResponder, type GraphiqlResponder } from '../../../src/gateway/graphiql/graphiql-responder.js';
+import { createLogger } from '../../../src/gateway/logger.js';
+import { send } from '../../support/http.js';
 
 /** A bundle of GraphiQL's shape, small enough to compress in milliseconds. */
 const SOURCES: BundleSources = {

@@ -1,7 +1,7 @@
 import { serverAudits, type AuditResult } from 'graphql-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../src/gateway/config/gateway-config.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { readConfig } from '../../../src/gateway/config/gateway-config.js';
+import { startStack, type Stack } from '../../support/stack.js';
 
 let stack: Stack;
 let production: Stack;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readConfig } from '../../src/gateway/config/gateway-config.js';
-import { SETTING_GROUPS } from '../../src/gateway/config/settings.js';
-import { problemsOf } from '../support/config-problems.js';
+import { readConfig } from '../../../src/gateway/config/gateway-config.js';
+import { SETTING_GROUPS } from '../../../src/gateway/config/settings.js';
+import { problemsOf } from '../../support/config-problems.js';
 
 const KEY = 'k'.repeat(64);
 const JWT = { JWT_ISSUER: 'https://auth.example.com/', JWT_AUDIENCE: 'company-search' };

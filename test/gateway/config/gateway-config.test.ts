@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { describeConfig, readConfig } from '../../src/gateway/config/gateway-config.js';
-import { SETTING_GROUPS } from '../../src/gateway/config/settings.js';
-import { configurationReference } from '../../scripts/configuration-reference.js';
-import { problemsOf } from '../support/config-problems.js';
+import { describeConfig, readConfig } from '../../../src/gateway/config/gateway-config.js';
+import { SETTING_GROUPS } from '../../../src/gateway/config/settings.js';
+import { configurationReference } from '../../../scripts/configuration-reference.js';
+import { problemsOf } from '../../support/config-problems.js';
 
 describe('readConfig', () => {
   it('reads the resilience settings, with their documented defaults', () => {
@@ -248,7 +248,7 @@ describe('describeConfig', () => {
   });
 
   it('prints trusted documents by path and count, and a JWKS URL as given', () => {
-    const manifest = fileURLToPath(new URL('../generated/persisted-documents.json', import.meta.url));
+    const manifest = fileURLToPath(new URL('../../generated/persisted-documents.json', import.meta.url));
     const count = Object.keys(JSON.parse(readFileSync(manifest, 'utf8'))).length;
     const config = readConfig({
       TRUSTED_DOCUMENTS: manifest,
@@ -271,14 +271,14 @@ describe('describeConfig', () => {
 
 describe('docs/configuration.md', () => {
   it('is what `npm run docs:config` makes of the declarations', () => {
-    const committed = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
+    const committed = readFileSync(new URL('../../../docs/configuration.md', import.meta.url), 'utf8');
     expect(committed).toBe(configurationReference());
   });
 });
 
 describe('--help', () => {
   it('lists every setting with its default and what it accepts, and starts nothing', () => {
-    const main = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+    const main = fileURLToPath(new URL('../../../src/main.ts', import.meta.url));
     // A setting the gateway would refuse: --help reads none.
     const output = execFileSync(process.execPath, ['--import', 'tsx', main, '--help'], {
       encoding: 'utf8',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GraphQLError } from 'graphql';
-import { jsonBytesWithin } from '../../src/gateway/limits/answer-bytes.js';
+import { jsonBytesWithin } from '../../../src/gateway/limits/answer-bytes.js';
 
 const exactly = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 

@@ -2,10 +2,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { print } from 'graphql';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { DashboardSearchDocument } from '../generated/graphql.js';
-import { GatewayProcess } from '../support/gateway-process.js';
-import { send } from '../support/http.js';
-import { PROCESS_START_MS, within } from '../support/within.js';
+import { DashboardSearchDocument } from '../../generated/graphql.js';
+import { GatewayProcess } from '../../support/gateway-process.js';
+import { send } from '../../support/http.js';
+import { PROCESS_START_MS, within } from '../../support/within.js';
 
 /** A safety bound on the gateway's start and stop under tsx on a busy machine. */
 const PROCESS_MS = PROCESS_START_MS;

@@ -1,14 +1,14 @@
 import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hashApiKey } from '../../src/gateway/access/api-keys.js';
-import { CORS_ALLOWED_HEADERS, createCorsPolicy } from '../../src/gateway/http/cors.js';
-import { messagesOf, send } from '../support/http.js';
-import { manualClock } from '../support/clock.js';
-import { openConnection } from '../support/raw-connection.js';
-import { startStack, type Stack } from '../support/stack.js';
-import { expectNoUpstreamCall } from '../support/upstream-calls.js';
-import { eventually } from '../support/within.js';
+import { hashApiKey } from '../../../src/gateway/access/api-keys.js';
+import { CORS_ALLOWED_HEADERS, createCorsPolicy } from '../../../src/gateway/http/cors.js';
+import { messagesOf, send } from '../../support/http.js';
+import { manualClock } from '../../support/clock.js';
+import { openConnection } from '../../support/raw-connection.js';
+import { startStack, type Stack } from '../../support/stack.js';
+import { expectNoUpstreamCall } from '../../support/upstream-calls.js';
+import { eventually } from '../../support/within.js';
 
 const APP = 'https://app.example.com';
 const QUERY = JSON.stringify({ query: '{ __typename }' });

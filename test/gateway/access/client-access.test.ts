@@ -2,12 +2,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiKeyMatcher, hashApiKey, matchApiKey, parseApiKeys } from '../../src/gateway/access/api-keys.js';
-import { clientAddress, networkOf } from '../../src/gateway/access/client-address.js';
-import { RateLimiter } from '../../src/gateway/limits/rate-limiter.js';
-import { send, type HttpAnswer } from '../support/http.js';
-import { manualClock } from '../support/clock.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { ApiKeyMatcher, hashApiKey, matchApiKey, parseApiKeys } from '../../../src/gateway/access/api-keys.js';
+import { clientAddress, networkOf } from '../../../src/gateway/access/client-address.js';
+import { RateLimiter } from '../../../src/gateway/limits/rate-limiter.js';
+import { send, type HttpAnswer } from '../../support/http.js';
+import { manualClock } from '../../support/clock.js';
+import { startStack, type Stack } from '../../support/stack.js';
 
 const WEB_KEY = 'web-key-0123456789abcdef0123456789abcdef';
 const MOBILE_KEY = 'mobile-key-0123456789abcdef0123456789abcd';

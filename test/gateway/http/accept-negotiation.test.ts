@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_ACCEPT_LENGTH } from '../../src/gateway/http/media-types.js';
-import { send } from '../support/http.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { MAX_ACCEPT_LENGTH } from '../../../src/gateway/http/media-types.js';
+import { send } from '../../support/http.js';
+import { startStack, type Stack } from '../../support/stack.js';
 
 let stack: Stack;
 beforeAll(async () => {

@@ -2,11 +2,11 @@ import { propagation, SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { print } from 'graphql';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/gateway/logger.js';
-import { startTracing, type Tracing } from '../../src/gateway/observability/tracing.js';
-import { DashboardSearchDocument } from '../generated/graphql.js';
-import { freshSearch } from '../support/searches.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { createLogger } from '../../../src/gateway/logger.js';
+import { startTracing, type Tracing } from '../../../src/gateway/observability/tracing.js';
+import { DashboardSearchDocument } from '../../generated/graphql.js';
+import { freshSearch } from '../../support/searches.js';
+import { startStack, type Stack } from '../../support/stack.js';
 
 const exporter = new InMemorySpanExporter();
 let tracing: Tracing;
