@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bundleOf, type BundleSources, filesOf } from '../../../src/gateway/graphiql/bundle.js';
-import { CompressedCopies, type Copy } from '../../../src/gateway/graphiql/compressed-copies.js';
+import {
+  BROTLI_QUALITY,
+  BROTLI_WINDOW_BITS,
+  CompressedCopies,
+  type Copy,
+  GZIP_LEVEL,
+} from '../../../src/gateway/graphiql/compressed-copies.js';
 import { createGraphiqlResponder, type GraphiqlResponder } from '../../../src/gateway/graphiql/graphiql-responder.js';
 import { createLogger } from '../../../src/gateway/logger.js';
 import { send } from '../../support/http.js';
@@ -83,7 +89,8 @@ describe("GraphiQL's compressed copies", () => {
     expect((await send(first.url, { path: script, headers: { 'accept-encoding': 'br, gzip' } })).headers['content-encoding']).toBe('br');
     expect((await readdir(dir)).sort()).toEqual(
       filesOf(bundle)
-        .flatMap((file) => [`${file.hash}.br`, `${file.hash}.gz`])
+        // Named by their levels, so that copies made at other levels are made again.
+        .flatMap((file) => [`${file.hash}.q${BROTLI_QUALITY}w${BROTLI_WINDOW_BITS}.br`, `${file.hash}.${GZIP_LEVEL}.gz`])
         .sort(),
     );
 
