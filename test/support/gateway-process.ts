@@ -1,11 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { within } from './within.js';
+import { PROCESS_START_MS, SAFETY_MS, within } from './within.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** Far beyond a start on a busy machine: a safety bound, not an expectation. */
-const READY_TIMEOUT_MS = 60_000;
-const LINE_TIMEOUT_MS = 30_000;
 
 /** A log line of the gateway, as written (JSON). */
 export type LogEntry = Record<string, unknown> & { level: number; msg: string };
@@ -42,7 +39,7 @@ export class GatewayProcess {
   /** Starts it and waits for its ready line. */
   static async start(settings: Record<string, string>): Promise<GatewayProcess> {
     const gateway = new GatewayProcess(settings);
-    await gateway.line((entry) => entry.msg.startsWith('Gateway ready'), 0, READY_TIMEOUT_MS);
+    await gateway.line((entry) => entry.msg.startsWith('Gateway ready'), 0, PROCESS_START_MS);
     return gateway;
   }
 
@@ -65,7 +62,7 @@ export class GatewayProcess {
   }
 
   /** The first line from index `from` on that matches; waits for it if it has not come yet. */
-  async line(match: (entry: LogEntry) => boolean, from: number, timeoutMs = LINE_TIMEOUT_MS): Promise<LogEntry> {
+  async line(match: (entry: LogEntry) => boolean, from: number, timeoutMs = SAFETY_MS): Promise<LogEntry> {
     const found = () => this.lines.slice(from).find(match);
     const waiting = new Promise<LogEntry>((resolve, reject) => {
       const look = () => {

@@ -115,3 +115,12 @@ export async function receiveResponse(connection: RawConnection): Promise<Parsed
   await connection.receive((received) => finalResponse(received) !== undefined);
   return finalResponse(connection.received)!;
 }
+
+/** Sends `request` as it is on a connection of its own, waits for the first final response, and closes the connection. */
+export async function exchange(baseUrl: string, request: string): Promise<ParsedResponse> {
+  const connection = await openConnection(baseUrl);
+  await connection.write(request);
+  const response = await receiveResponse(connection);
+  connection.destroy();
+  return response;
+}

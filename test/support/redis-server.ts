@@ -1,6 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { afterEach, beforeEach } from 'vitest';
 import { readConfig } from '../../src/gateway/config/gateway-config.js';
 
@@ -10,6 +9,7 @@ import type { UpstreamLog } from '../../src/upstream/log.js';
 import type { Clock } from '../../src/upstream/resilience/clock.js';
 import { RedisStore } from '../../src/shared-state/redis-store.js';
 import { manualClock, type ManualClock } from './clock.js';
+import { freePort } from './free-port.js';
 import { collectedLog } from './log-lines.js';
 import { within } from './within.js';
 
@@ -36,16 +36,6 @@ export interface RedisServerOptions {
 }
 
 const START_TIMEOUT_MS = 15_000;
-
-/** A port nothing listens on now (small race: redis-server binds it right after, and a clash is retried). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Starts redis-server on `port` and resolves when it says it accepts connections; rejects if it exits first. */
 async function spawnOn(port: number, options: RedisServerOptions): Promise<ChildProcess> {

@@ -11,7 +11,7 @@ export type ContentEncoding = (typeof CONTENT_ENCODINGS)[number];
 
 /**
  * Brotli one level below its best, with its largest window: the page and its
- * files stay within the 2 MB a first visit may move (test/gateway/graphiql.test.ts),
+ * files stay within the 2 MB a first visit may move (test/gateway/graphiql/graphiql.test.ts),
  * for less than half the CPU at install of the top level. Lower levels miss
  * that budget. gzip, for the rare client without Brotli, at zlib's default.
  * docs/performance.md has the measurement and its command.

@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -42,16 +41,7 @@ export async function podman(...args: string[]): Promise<string> {
 }
 
 /** A port free on loopback now, for a container's published port (podman needs a number). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../../support/free-port.js';
 
 /**
  * Waits until `check` answers something other than undefined, asking again every `everyMs`: what a container does is

@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../support/free-port.js';
 import { send } from '../../support/http.js';
 import { readConfig } from '../../../src/gateway/config/gateway-config.js';
 import { createLogger } from '../../../src/gateway/logger.js';
@@ -174,12 +175,3 @@ describe('a METRICS_PORT already taken', () => {
     }
   });
 });
-
-/** A port nothing listens on now, found by listening on port 0 and closing. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
