@@ -1,7 +1,7 @@
 #!/bin/sh
 # Measures the image's start time to ready: from `podman start` until /ready answers 200 (asked every 50 ms), RUNS
 # times (default 5), read-only with no capability as in deploy/. Prints one time per run and the median.
-#   IMAGE=localhost/company-search-gateway:0.1.0 sh scripts/deploy/start-time.sh
+#   IMAGE=localhost/company-search-gateway:0.2.0 sh scripts/deploy/start-time.sh
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"

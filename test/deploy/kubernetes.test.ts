@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
+import { SignJWT } from 'jose';
 import { dump, loadAll } from 'js-yaml';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
@@ -11,6 +12,8 @@ import { Secret } from 'kubernetes-models/v1/Secret';
 import { Service } from 'kubernetes-models/v1/Service';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Setting } from '../../src/gateway/config/kinds.js';
+import { SETTING_GROUPS } from '../../src/gateway/config/settings.js';
 import { SHUTDOWN_GRACE_MS } from '../../src/gateway/server.js';
 import { freePort, IMAGE, logLines, podman, ROOT, run, searchBody, VERSION, waitFor } from './support/containers.js';
 
@@ -29,6 +32,12 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
 };
 
 const KUSTOMIZATIONS = `${ROOT}deploy/kubernetes/`;
+/** The variables of the settings the gateway holds secret (each may be given as NAME_FILE instead). */
+const SECRET_SETTINGS = new Set(
+  SETTING_GROUPS.flatMap((group) => Object.values(group.settings) as Setting<unknown>[])
+    .filter((declared) => declared.secret)
+    .map((declared) => declared.env),
+);
 let kubectl: string;
 
 async function render(kustomization: string): Promise<Manifest[]> {
@@ -113,9 +122,17 @@ describe('the Kubernetes manifests (deploy/kubernetes)', () => {
     expect(mounts).toEqual({ tmp: '/tmp', secrets: '/etc/company-search/secrets' });
     const secret = one(manifests, 'Secret');
     expect(pod.spec.volumes.find((volume: Manifest) => volume.name === 'secrets').secret.secretName).toBe(secret.metadata.name);
-    // Every secret the Deployment reads is a key of the Secret or optional; no secret is in the ConfigMap.
-    for (const variable of container.env) expect(variable.valueFrom.secretKeyRef.name).toBe(secret.metadata.name);
-    expect(Object.keys(settings).filter((name) => /SECRET|API_KEYS|REDIS_URL|PASSWORD/.test(name))).toEqual([]);
+    // The secrets are files of the Secret, each named by the ConfigMap's NAME_FILE for a setting the gateway declares
+    // secret, and every key of the Secret is named so; no secret is in the environment nor in the ConfigMap.
+    expect(container.env).toBeUndefined();
+    const files = Object.entries(settings).filter(([name]) => name.endsWith('_FILE'));
+    expect(files.map(([name]) => name.replace(/_FILE$/, '')).filter((name) => !SECRET_SETTINGS.has(name))).toEqual([]);
+    expect(files.map(([, path]) => path).sort()).toEqual(
+      Object.keys(secret.data)
+        .map((key) => `/etc/company-search/secrets/${key}`)
+        .sort(),
+    );
+    expect(Object.keys(settings).filter((name) => SECRET_SETTINGS.has(name))).toEqual([]);
 
     // The Service, the budget, the autoscaler and the ServiceMonitor all reach these pods.
     const labels = pod.metadata.labels as Record<string, string>;
@@ -152,6 +169,7 @@ describe('the Kubernetes manifests (deploy/kubernetes)', () => {
       const manifests = await render('example');
       const deployment = one(manifests, 'Deployment');
       const secret = one(manifests, 'Secret');
+      const settings = one(manifests, 'ConfigMap').data as Record<string, string>;
       const http = await freePort();
       const metricsPort = await freePort();
       // What differs from a cluster: this test's image and names, and the ports published on loopback (no Service here).
@@ -164,8 +182,10 @@ describe('the Kubernetes manifests (deploy/kubernetes)', () => {
         hostPort: port.name === 'http' ? http : metricsPort,
       }));
       spec.volumes.find((volume: Manifest) => volume.name === 'secrets').secret.secretName = name;
-      // podman 4.3's kube play reads a Secret from its own store, not from the file.
-      writeFileSync(join(dir, 'secret.yaml'), dump({ ...secret, metadata: { ...secret.metadata, name } }));
+      // podman 4.3's kube play reads a Secret from its own store, not from the file, and writes each value of `data` to
+      // its file as it is, without decoding it (nor any of `stringData`): it is given the decoded values.
+      const values = mapValues(secret.data, (value) => Buffer.from(value, 'base64').toString());
+      writeFileSync(join(dir, 'secret.yaml'), dump({ ...secret, metadata: { ...secret.metadata, name }, data: values }));
       await podman('secret', 'create', name, join(dir, 'secret.yaml'));
       writeFileSync(file, [one(manifests, 'ConfigMap'), deployment].map((manifest) => dump(manifest)).join('---\n'));
       await podman('kube', 'play', file);
@@ -176,14 +196,31 @@ describe('the Kubernetes manifests (deploy/kubernetes)', () => {
       expect(ready.version).toBe(VERSION);
       const base = `http://127.0.0.1:${http}`;
       expect((await request(`${base}/ready`)).statusCode).toBe(200);
-      const response = await request(`${base}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: searchBody('acme'),
-      });
-      const answer = (await response.body.json()) as { data?: { searchCompanies: { totalCount: number } }; errors?: unknown };
-      expect(answer.errors).toBeUndefined();
-      expect(answer.data?.searchCompanies.totalCount).toBeGreaterThan(0);
+      // Clients are let in by the API key and the JWT secret the gateway read from the Secret's files, and only by them.
+      const search = async (headers: Record<string, string>) => {
+        const response = await request(`${base}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: searchBody('acme'),
+        });
+        const answer = (await response.body.json()) as { data?: { searchCompanies: { totalCount: number } }; errors?: unknown };
+        return {
+          status: response.statusCode,
+          totalCount: answer.errors === undefined ? answer.data?.searchCompanies.totalCount : undefined,
+        };
+      };
+      const [, apiKey] = values['gateway-api-keys']!.trim().split(':') as [string, string];
+      const token = await new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject('kube-test')
+        .setIssuer(settings.JWT_ISSUER!)
+        .setAudience(settings.JWT_AUDIENCE!)
+        .setExpirationTime('5m')
+        .sign(new TextEncoder().encode(values['jwt-secret']!.trim()));
+      expect(await search({ 'x-api-key': apiKey })).toEqual({ status: 200, totalCount: expect.any(Number) });
+      expect(await search({ authorization: `Bearer ${token}` })).toEqual({ status: 200, totalCount: expect.any(Number) });
+      expect((await search({})).status).toBe(401);
+      expect((await search({ 'x-api-key': apiKey.replace(/.$/, '_') })).status).toBe(401);
       const metrics = await request(`http://127.0.0.1:${metricsPort}/metrics`);
       expect(metrics.statusCode).toBe(200);
       expect(await metrics.body.text()).toMatch(/^csg_http_requests_total\{outcome="graphql"\} [1-9]/m);

@@ -17,9 +17,13 @@ export interface Load {
 
 /**
  * A bounded load on `url`'s /graphql: `concurrency` clients in a loop, each pausing `pauseMs` between requests, at
- * most `maxRequests` in all, until stopped. Every answer must be 200 with the search's data and no error.
+ * most `maxRequests` in all, until stopped. Every answer must be 200 with the search's data and no error. `headers`
+ * is asked for each request's headers (a client's credentials, which a test may change under load).
  */
-export function startLoad(url: string, { concurrency = 4, pauseMs = 5, maxRequests = 60_000 } = {}): Load {
+export function startLoad(
+  url: string,
+  { concurrency = 4, pauseMs = 5, maxRequests = 60_000, headers = (): Record<string, string> => ({}) } = {},
+): Load {
   const agent = new Agent({ connections: concurrency, keepAliveTimeout: 4_000 });
   const answers = new EventEmitter();
   const failures: string[] = [];
@@ -33,7 +37,7 @@ export function startLoad(url: string, { concurrency = 4, pauseMs = 5, maxReques
       try {
         const response = await request(`${url}/graphql`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', ...headers() },
           body: searchBody(q),
           dispatcher: agent,
         });
