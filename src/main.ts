@@ -81,7 +81,10 @@ async function main(): Promise<void> {
     `Gateway ready: ${served(config, gateway)}`,
   );
   // Whoever waits for this line (a person, a supervisor, a test) should not wait for the log buffer to fill.
-  logger.flush();
+  // The embedded data set is generated once the line is out rather than before it: the first search finds it ready
+  // unless it comes within a second or so, and then waits no longer than a start that generated it first would have.
+  // Twice: a flush asked while an earlier write is under way calls back when that write ends, lines after it unwritten.
+  logger.flush(() => logger.flush(() => lookupService?.prepareSearch()));
 }
 
 /**
@@ -97,11 +100,11 @@ function served(config: GatewayConfig, gateway: RunningGateway): string {
 
 async function startEmbeddedUpstream(logger: Logger): Promise<{ target: UpstreamTarget; lookupService: LookupService }> {
   // Loaded only here: the lookup service is a test double, and a gateway in front of a real upstream never loads it.
-  const { defaultDataSet, startLookupService } = await import('./lookup-service/index.js');
-  const lookupService = await startLookupService();
+  const { companiesPerJurisdiction, startLookupService } = await import('./lookup-service/index.js');
+  // Its data set is generated once the ready line is out (see the end of main).
+  const lookupService = await startLookupService({ deferDataSet: true });
   // Its data holds a few jurisdictions only: said here, so that a search elsewhere answering none is no surprise.
-  const jurisdictions: Record<string, number> = {};
-  for (const { jurisdiction } of defaultDataSet()) jurisdictions[jurisdiction] = (jurisdictions[jurisdiction] ?? 0) + 1;
+  const jurisdictions = companiesPerJurisdiction();
   logger.info(
     { url: lookupService.url, jurisdictions },
     `Embedded lookup service started (UPSTREAM_URL is unset): companies in ${Object.keys(jurisdictions).join(', ')} only`,

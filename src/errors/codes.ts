@@ -87,7 +87,7 @@ export const ERROR_CODES = {
   BAD_REQUEST: {
     statuses: [400, 405, 413, 417, 431],
     meaning:
-      'Not a request the gateway can run, as the message says: not HTTP/1.1 Node can parse, headers too large (431), a Host header that is no host and port or none in HTTP/1.1, an `Expect` other than `100-continue` (417), a body that is not JSON or not an object, a parameter of the wrong type, no `query` or `documentId`, no operation to pick, a mutation or subscription, a method other than GET and POST (GET and HEAD under `/graphiql/`) or a mutation over GET (405), a batch with batching off or over `BATCHING_LIMIT` (413)',
+      'Not a request the gateway can run, as the message says: not HTTP/1.1 Node can parse, headers too large (431), a Host header that is no host and port or none in HTTP/1.1, an `Expect` other than `100-continue` (417), a body that is not JSON or not an object, a parameter of the wrong type, no `query` or `documentId` (`{}`, `{"query": ""}`: 400 whether the client accepts `application/json` or `application/graphql-response+json`), no operation to pick, a mutation or subscription, a method other than GET and POST (GET and HEAD under `/graphiql/`) or a mutation over GET (405), a batch with batching off or over `BATCHING_LIMIT` (413)',
     whatToDo: 'Fix what the message names; the same request gets the same answer',
   },
   INTERNAL_SERVER_ERROR: {

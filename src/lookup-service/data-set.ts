@@ -205,6 +205,19 @@ function randomCompany(stream: FieldStream, register: Register, name: string, re
 }
 
 /**
+ * How many companies each jurisdiction holds in the data set these options give, known without generating it:
+ * the fixtures, and the counts asked for, which generation meets exactly or throws.
+ */
+export function companiesPerJurisdiction(options: DataSetOptions = {}): Readonly<Record<string, number>> {
+  const { gbCount, ieCount } = validateOptions(options);
+  const counts: Record<string, number> = {};
+  for (const { jurisdiction } of allFixtureCompanies) counts[jurisdiction] = (counts[jurisdiction] ?? 0) + 1;
+  counts.GB = (counts.GB ?? 0) + gbCount;
+  counts.IE = (counts.IE ?? 0) + ieCount;
+  return counts;
+}
+
+/**
  * Builds the deterministic, frozen data set: the fixture companies plus
  * generated GB and IE companies. The same options give a deep-equal result on
  * every call and every machine.

@@ -6,7 +6,7 @@ export type { LookupServiceCounters } from './counters.js';
 export type { Fault } from './faults.js';
 export { COMPANY_STATUSES } from './company.js';
 export type { CompanyResult, PreviousName } from './company.js';
-export { createDataSet } from './data-set.js';
+export { companiesPerJurisdiction, createDataSet } from './data-set.js';
 export { defaultDataSet } from './default-data-set.js';
 export { allFixtureCompanies, fixtureCompanies, fixtureCompaniesByStatus } from './fixtures.js';
 export { SearchIndex, searchIndexFor } from './search-index.js';

@@ -1,6 +1,5 @@
 import type { CompanyResult } from './company.js';
 import { randomCredentials } from './credentials.js';
-import { defaultDataSet } from './default-data-set.js';
 import type { InitialKnobs } from './knobs.js';
 import type { ClientCredentials } from './token-request.js';
 import { describe, requireDelayMs, requireInteger, requireNonEmptyString, requirePositiveFiniteNumber } from './validation.js';
@@ -22,6 +21,11 @@ export interface LookupServiceOptions {
   tokenLatencyMs?: number;
   /** Default: the generated data set. */
   companies?: readonly CompanyResult[];
+  /**
+   * Default false: the generated data set is made and indexed before the service listens. True: at the first search,
+   * or when `prepareSearch()` asks, so that a start does not wait the second or so of CPU it takes. No effect with `companies`.
+   */
+  deferDataSet?: boolean;
   /** Milliseconds on a clock of the test's, for token lifetimes and quota windows; default performance.now(). */
   clock?: () => number;
 }
@@ -32,7 +36,9 @@ interface ResolvedOptions {
   port: number;
   credentials: ClientCredentials;
   knobs: InitialKnobs;
-  companies: readonly CompanyResult[];
+  /** The companies given, or undefined for the generated data set. */
+  companies: readonly CompanyResult[] | undefined;
+  deferDataSet: boolean;
 }
 
 const KNOWN_OPTIONS: ReadonlySet<string> = new Set([
@@ -44,6 +50,7 @@ const KNOWN_OPTIONS: ReadonlySet<string> = new Set([
   'searchLatencyMs',
   'tokenLatencyMs',
   'companies',
+  'deferDataSet',
   'clock',
 ]);
 
@@ -59,11 +66,14 @@ export function resolveOptions(options: LookupServiceOptions): ResolvedOptions {
   if (options.companies !== undefined && !Array.isArray(options.companies)) {
     throw new TypeError(`companies must be an array, got ${describe(options.companies)}`);
   }
+  if (options.deferDataSet !== undefined && typeof options.deferDataSet !== 'boolean') {
+    throw new TypeError(`deferDataSet must be a boolean, got ${describe(options.deferDataSet)}`);
+  }
   if (options.clock !== undefined && typeof options.clock !== 'function') {
     throw new TypeError(`clock must be a function, got ${describe(options.clock)}`);
   }
   const generated = randomCredentials();
-  const resolved: Omit<ResolvedOptions, 'companies'> = {
+  return {
     clock: options.clock ?? (() => performance.now()),
     host: requireNonEmptyString('host', options.host ?? DEFAULT_HOST),
     port: requireInteger('port', options.port ?? 0, 0, 65_535),
@@ -79,7 +89,7 @@ export function resolveOptions(options: LookupServiceOptions): ResolvedOptions {
         options.tokenLifetimeSeconds ?? DEFAULT_TOKEN_LIFETIME_SECONDS,
       ),
     },
+    companies: options.companies,
+    deferDataSet: options.deferDataSet ?? false,
   };
-  // Generating the default data set takes a moment, so only once everything else is known to be valid.
-  return { ...resolved, companies: options.companies ?? defaultDataSet() };
 }

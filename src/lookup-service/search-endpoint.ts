@@ -31,7 +31,7 @@ export async function handleSearchRequest(context: ServiceContext, req: Incoming
     sendError(res, 400, check.message);
     return;
   }
-  const page = context.index.search(check.request);
+  const page = context.searchIndex().search(check.request);
   const { mapResults } = context.knobs;
   // The mapper gets copies: the shared data set is frozen and must stay intact for other tests.
   const results = mapResults === undefined ? page.results : mapResults(structuredClone(page.results));

@@ -6,7 +6,8 @@ import type { TokenStore } from './token-store.js';
 
 /** Everything a request handler needs from the running service. */
 export interface ServiceContext {
-  readonly index: SearchIndex;
+  /** The index searched, built on first use when the service started without companies of its own. */
+  readonly searchIndex: () => SearchIndex;
   readonly tokens: TokenStore;
   readonly knobs: Knobs;
   readonly counters: Counters;

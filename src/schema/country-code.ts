@@ -1,4 +1,6 @@
-import countries from 'i18n-iso-countries';
+// The package's main entry registers the country names of all its 78 languages; only English ones are read here, so
+// the bare library is imported and English registered.
+import countries from 'i18n-iso-countries/index.js';
 import english from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
 import { boundedMemo } from './bounded-memo.js';
 

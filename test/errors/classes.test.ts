@@ -67,7 +67,7 @@ const CLIENT_ERRORS: Error[] = [
   new HeadersTooLargeError(),
   new MalformedHttpError('HPE_INVALID_METHOD'),
   new InternalServerError(),
-  new BadRequestError('Must provide query string.'),
+  new BadRequestError('The request holds no GraphQL document: send one in "query", such as {"query": "{ __typename }"}'),
   new DocumentTooLargeError(20, 10),
   new OperationTooComplexError(30, 20),
   new SearchBudgetExceededError(6, 5),

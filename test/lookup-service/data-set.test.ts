@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   allFixtureCompanies,
   COMPANY_STATUSES,
+  companiesPerJurisdiction,
   createDataSet,
   defaultDataSet,
   fixtureCompanies,
@@ -58,6 +59,18 @@ describe('the generated data set', () => {
     const fixturesIe = allFixtureCompanies.length - fixturesGb;
     expect(small.filter((company) => company.jurisdiction === 'GB')).toHaveLength(10 + fixturesGb);
     expect(small.filter((company) => company.jurisdiction === 'IE')).toHaveLength(5 + fixturesIe);
+  });
+
+  it('counts its companies per jurisdiction without generating them, as generation gives them', () => {
+    const countsOf = (set: readonly CompanyResult[]) => {
+      const counts: Record<string, number> = {};
+      for (const { jurisdiction } of set) counts[jurisdiction] = (counts[jurisdiction] ?? 0) + 1;
+      return counts;
+    };
+    expect(companiesPerJurisdiction()).toEqual(countsOf(companies));
+    expect(Object.keys(companiesPerJurisdiction())).toEqual(Object.keys(countsOf(companies)));
+    expect(companiesPerJurisdiction({ gbCount: 10, ieCount: 0 })).toEqual(countsOf(createDataSet({ gbCount: 10, ieCount: 0 })));
+    expect(() => companiesPerJurisdiction({ gbCount: -1 })).toThrow('gbCount must be an integer from 0 to 200000, got -1');
   });
 
   it('rejects invalid options with a message naming the option', () => {

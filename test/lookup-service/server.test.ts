@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { allFixtureCompanies, startLookupService } from '../../src/lookup-service/index.js';
+import { allFixtureCompanies, defaultDataSet, searchIndexFor, startLookupService } from '../../src/lookup-service/index.js';
 import type { LookupService, LookupServiceOptions } from '../../src/lookup-service/index.js';
 import { send } from '../support/http.js';
 import { rawExchange } from '../support/raw-connection.js';
@@ -60,9 +60,24 @@ describe('startLookupService', () => {
     [{ tokenLifetimeSeconds: -5 }, 'tokenLifetimeSeconds must be a positive finite number, got -5'],
     [{ searchLatencyMs: Infinity }, 'searchLatencyMs must be a number of milliseconds from 0 to 2147483647, got Infinity'],
     [{ companies: 'all' }, 'companies must be an array, got "all"'],
+    [{ deferDataSet: 'yes' }, 'deferDataSet must be a boolean, got "yes"'],
     [{ prot: 80 }, 'Unknown option: prot'],
   ])('refuses %j: %s', async (options, message) => {
     await expect(startLookupService(options as LookupServiceOptions)).rejects.toThrow(message);
+  });
+
+  it.for([
+    ['at its first search', false],
+    ['once prepareSearch asks', true],
+  ] as const)('with deferDataSet, generates the data set %s, and answers from it as a service that did not wait', async ([, prepare]) => {
+    const service = await startLookupService({ deferDataSet: true });
+    started.push(service);
+    if (prepare) service.prepareSearch();
+    const request = { q: 'holdings', jurisdiction: 'GB', page: 2, pageSize: 10 };
+    const answer = await searchRequest(service, { ...request, page: '2', pageSize: '10' }, await accessToken(service));
+    const expected = searchIndexFor(defaultDataSet()).search(request);
+    expect(expected.total).toBeGreaterThan(10);
+    expect(JSON.parse(answer.text)).toEqual(JSON.parse(JSON.stringify(expected)));
   });
 
   it('fails to start on a port in use', async () => {

@@ -18,6 +18,7 @@ const c = (name: string, request: HttpRequest, status: number, message: string |
 
 const JSON_TYPE = 'application/json';
 const ACCEPT = 'application/graphql-response+json';
+const NO_DOCUMENT = 'The request holds no GraphQL document: send one in "query", such as {"query": "{ __typename }"}';
 
 function post(body: string | Buffer, contentType: string = JSON_TYPE, headers: Record<string, string> = {}): HttpRequest {
   return { method: 'POST', headers: { 'content-type': contentType, accept: ACCEPT, ...headers }, body };
@@ -219,12 +220,12 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
     'Answers are application/graphql-response+json, application/json, text/event-stream, multipart/mixed in UTF-8; the Accept header (application/xml) allows none of them; send Accept: application/graphql-response+json',
   ),
   // Missing or malformed parameters
-  c('an empty object', postJson({}), 400, 'Must provide query string.'),
-  c('variables only', postJson({ variables: { q: 'a' } }), 400, 'Must provide query string.'),
-  c('operationName only', postJson({ operationName: 'Search' }), 400, 'Must provide query string.'),
-  c('query null', postJson({ query: null }), 400, 'Must provide query string.'),
-  c('query empty', postJson({ query: '' }), 400, 'Syntax Error: Unexpected <EOF>.'),
-  c('query blank', postJson({ query: '   ' }), 400, 'Syntax Error: Unexpected <EOF>.'),
+  c('an empty object', postJson({}), 400, NO_DOCUMENT),
+  c('variables only', postJson({ variables: { q: 'a' } }), 400, NO_DOCUMENT),
+  c('operationName only', postJson({ operationName: 'Search' }), 400, NO_DOCUMENT),
+  c('query null', postJson({ query: null }), 400, NO_DOCUMENT),
+  c('query empty', postJson({ query: '' }), 400, NO_DOCUMENT),
+  c('query blank', postJson({ query: '   ' }), 400, NO_DOCUMENT),
   c('query only a comment', postJson({ query: '# nothing' }), 400, 'Syntax Error: Unexpected <EOF>.'),
   c('query a number', postJson({ query: 42 }), 400, 'Expected "query" param to be a string, but given number.'),
   c('query a boolean', postJson({ query: true }), 400, 'Expected "query" param to be a string, but given boolean.'),
@@ -648,7 +649,12 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
     405,
     'Can only perform a mutation operation from a POST request.',
   ),
-  c('GET without a query', get({}), 400, 'Must provide query string.'),
+  c(
+    'GET without a query',
+    get({}),
+    400,
+    'The request holds no GraphQL document: send one in the "query" parameter, such as ?query={__typename}',
+  ),
   c(
     'GET with variables that are not JSON',
     get({ query: '{ __typename }', variables: '{q:' }),

@@ -15,7 +15,8 @@ import { useMaxResultFields } from '../limits/use-max-result-fields.js';
 import { useNoIntrospection } from '../limits/use-no-introspection.js';
 import { useOperationSelection } from './use-operation-selection.js';
 import { useQueryStringJson } from './use-query-string-json.js';
-import { useTrustedDocuments } from './use-trusted-documents.js';
+import { useQueryRequired } from './use-query-required.js';
+import { DOCUMENT_ID_PARAM, useTrustedDocuments } from './use-trusted-documents.js';
 import { useUpstreamSearchBudget } from '../limits/use-upstream-search-budget.js';
 
 /** The settings that shape what Yoga accepts (production: field suggestions off); the gateway's config has them all. */
@@ -41,6 +42,11 @@ const REPORT_AS_VALIDATION_ERROR = {
  * their coercion, the size of the answer and the upstream search budget.
  * Every refusal comes before any resolver runs.
  */
+/** The request parameters taken besides GraphQL-over-HTTP's own: a trusted document's id where they run. */
+export function extraParamNames(protection: Pick<YogaProtection, 'trustedDocuments'>): string[] {
+  return protection.trustedDocuments ? [DOCUMENT_ID_PARAM] : [];
+}
+
 export function protectionPlugins(protection: YogaProtection): NonNullable<YogaServerOptions<object, object>['plugins']> {
   return [
     // First: every later plugin reads the parameters of an operation, and so must find an object.
@@ -49,6 +55,8 @@ export function protectionPlugins(protection: YogaProtection): NonNullable<YogaS
     ...(protection.trustedDocuments
       ? [useTrustedDocuments({ manifest: protection.trustedDocuments, allowArbitraryOperations: protection.allowArbitraryOperations })]
       : []),
+    // Once a trusted document's id has given its document.
+    useQueryRequired({ extraParamNames: extraParamNames(protection) }),
     useMaxDocumentLength({ maxLength: protection.maxDocumentLength }),
     maxTokensPlugin({ n: protection.maxTokens }),
     useOperationSelection(),

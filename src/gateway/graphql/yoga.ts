@@ -12,8 +12,7 @@ import type { Logger } from '../logger.js';
 import { GRAPHQL_PATH } from '../paths.js';
 import { type DocumentCache, NO_PARSE_ERROR_CACHE } from './document-cache.js';
 import { createErrorMasker } from './mask-error.js';
-import { DOCUMENT_ID_PARAM } from './use-trusted-documents.js';
-import { protectionPlugins, type YogaProtection } from './protection-plugins.js';
+import { extraParamNames, protectionPlugins, type YogaProtection } from './protection-plugins.js';
 import type { GatewayServerContext } from './server-context.js';
 import { useDocumentCache } from './use-document-cache.js';
 import { useErrorRequestIds } from './use-error-request-ids.js';
@@ -95,7 +94,7 @@ export function createGateway({
     batching: protection.batchingLimit > 0 && { limit: protection.batchingLimit },
     // The request handler in front reads the body within MAX_BODY_BYTES; a second limit here would only cost time.
     maxRequestBodySize: false,
-    extraParamNames: protection.trustedDocuments ? [DOCUMENT_ID_PARAM] : [],
+    extraParamNames: extraParamNames(protection),
     // isDev false: never a stack trace or an original message in an answer, whatever NODE_ENV says; logs have them.
     maskedErrors: {
       maskError: createErrorMasker(logger, errorRequestIds.requestIdOf),

@@ -29,7 +29,14 @@ describe('batch items of every JSON type', () => {
       { errors: [{ message: NOT_AN_OBJECT('a string'), extensions: { requestId: expect.any(String), code: 'BAD_REQUEST' } }] },
       { errors: [{ message: NOT_AN_OBJECT('an array'), extensions: { requestId: expect.any(String), code: 'BAD_REQUEST' } }] },
       { errors: [{ message: NOT_AN_OBJECT('true'), extensions: { requestId: expect.any(String), code: 'BAD_REQUEST' } }] },
-      { errors: [{ message: 'Must provide query string.', extensions: { requestId: expect.any(String), code: 'BAD_REQUEST' } }] },
+      {
+        errors: [
+          {
+            message: 'The request holds no GraphQL document: send one in "query", such as {"query": "{ __typename }"}',
+            extensions: { requestId: expect.any(String), code: 'BAD_REQUEST' },
+          },
+        ],
+      },
       {
         errors: [
           {
