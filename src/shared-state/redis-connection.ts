@@ -184,7 +184,12 @@ export class RedisConnection {
       wait();
       this.#client.sendCommand(args).then(
         (reply) => {
-          if (settled) return;
+          if (settled) {
+            // Taken for a miss, but Redis is there: its queue was long or the host busy. Only an answer later than the
+            // whole window of misses leaves Redis as good as away.
+            if (performance.now() - sentAt < this.#health.awayAfterMs) this.#health.answered();
+            return;
+          }
           settled = true;
           clearTimeout(timer);
           this.#health.answered();

@@ -25,7 +25,9 @@ export interface RedisHealthOptions {
  * moment would call the upstream for what the fleet already has. Redis is
  * taken to be away on evidence: a failed connection (a fact at once), or no
  * call answered within its deadline for a window of several deadlines (at
- * least MIN_AWAY_AFTER_MS) while calls were made. From then on no call is made
+ * least MIN_AWAY_AFTER_MS) while calls were made. A late answer that comes
+ * within that window resets it too: many calls queued at once on a busy host
+ * are all answered late, by a Redis that is there. From then on no call is made
  * (a hung server would cost every request its deadline) until a probe answered
  * in time, or the client's own reconnection, finds it back. An outage is
  * logged once, and its end once.
@@ -55,7 +57,7 @@ export class RedisHealth {
     return this.#awayAfterMs;
   }
 
-  /** A call answered within its deadline. */
+  /** A call answered within its deadline, or late but within the window of misses that would make Redis away. */
   answered(): void {
     this.#missingSince = undefined;
   }

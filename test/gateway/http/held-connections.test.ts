@@ -74,6 +74,8 @@ async function nonReader(url: string): Promise<Socket> {
   return reader;
 }
 
+// Each test below starts a gateway, fills its connections, then waits up to SAFETY_MS for a new client to be served: its
+// own timeout (90 s) is well past that sum, so that only a client left unserved, not a loaded machine, can fail it.
 describe('a client that holds its connection without playing its part', () => {
   // Review: the 408 at HEADERS_TIMEOUT_MS was written with socket.end(), and Node keeps a half-closed socket until
   // the client closes its side: with MAX_CONNECTIONS 2, three such sockets had every later client dropped unanswered.
@@ -87,7 +89,7 @@ describe('a client that holds its connection without playing its part', () => {
     });
     for (let i = 0; i < 2 + refusedConnectionsAllowed(2); i++) await silentSocket(stack.gateway.url);
     await servedWithin(stack.gateway.url, SAFETY_MS);
-  }, 30_000);
+  }, 90_000);
 
   // Review: no timeout covered writing an answer (server.timeout was 0): 4 connections that pipelined 8 requests
   // for 1 MB answers and never read held +47 MiB, and their connection slots, until the client chose to close.
@@ -95,7 +97,7 @@ describe('a client that holds its connection without playing its part', () => {
     const stack = await open({ maxConnections: 1, rateLimitPerMinute: 0, idleSocketTimeoutMs: 500, responseWriteTimeoutMs: NEVER_MS });
     await nonReader(stack.gateway.url);
     await servedWithin(stack.gateway.url, SAFETY_MS);
-  }, 30_000);
+  }, 90_000);
 
   it('that does not take in an answer within RESPONSE_WRITE_TIMEOUT_MS is disconnected, idle or not', async () => {
     // The idle timeout is out of play, as it is for a client that reads a byte now and then: only the deadline on
@@ -104,7 +106,7 @@ describe('a client that holds its connection without playing its part', () => {
     await nonReader(stack.gateway.url);
     await servedWithin(stack.gateway.url, SAFETY_MS);
     expect(stack.logs.some((line) => line.includes('did not read its answer within RESPONSE_WRITE_TIMEOUT_MS'))).toBe(true);
-  }, 30_000);
+  }, 90_000);
 });
 
 describe('one address', () => {
