@@ -94,7 +94,9 @@ describe('FolderWatcher', () => {
     await sentinel.called(() => {
       for (let line = 0; line < 50; line += 1) writeFileSync(join(dir, 'app.log'), `line ${line}`, { flag: 'a' });
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // A second burst, seen after the first: a call the first set off in the watcher (its timer set with the sentinel's
+    // first, of the same length) would have come before this one. Ordered by events, not by waiting.
+    await sentinel.called(() => writeFileSync(join(dir, 'app.log'), 'again', { flag: 'a' }));
     expect(watch.calls).toBe(0);
     await watch.called(() => writeFileSync(join(dir, 'api-keys'), 'two'));
     expect(watch.calls).toBe(1);
