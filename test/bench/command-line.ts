@@ -25,8 +25,8 @@ export function readCommandLine<Options>(read: (args: string[]) => Options, usag
 export function checkoutOption(name: string, raw: string): string {
   // npm runs scripts from the package's root; a relative path means one from where `npm run` was typed.
   const checkout = resolve(process.env.INIT_CWD ?? process.cwd(), raw);
-  if (!existsSync(join(checkout, 'test', 'harness', 'gateway-child.ts'))) {
-    throw new Error(`--${name} ${checkout} is not a checkout of this gateway with its benchmark harness (test/harness/gateway-child.ts)`);
+  if (!existsSync(join(checkout, 'src', 'gateway', 'server.ts')) || !existsSync(join(checkout, 'tsconfig.build.json'))) {
+    throw new Error(`--${name} ${checkout} is not a checkout of this gateway (src/gateway/server.ts, tsconfig.build.json)`);
   }
   if (!existsSync(join(checkout, 'node_modules'))) throw new Error(`--${name} ${checkout} has no node_modules: run npm ci there first`);
   return checkout;

@@ -4,7 +4,7 @@ import { readCommandLine } from './command-line.js';
 import { COMPARE_USAGE, type CompareOptions, readCompareOptions } from './compare-options.js';
 import { gatewayEnv } from './gateway-env.js';
 import { LoadClient } from './load.js';
-import { type CheckoutGateway, cpuUs, startCheckoutGateway } from './context.js';
+import { type CheckoutGateway, cpuUs, startCheckoutGateway, THIS_CHECKOUT } from './context.js';
 import { MachineLoad } from './machine-load.js';
 import { planCpus, type CpuPlan } from './pinning.js';
 import type { LookupStarted } from './protocol.js';
@@ -13,7 +13,6 @@ import { type Contender, runInterleaved, summarize, type Summary } from './round
 import { coldGraphqlSearches, coldSearchesNeeded, pairedCpuRatios } from './scenarios/cold.js';
 import { median, percentile } from './stats.js';
 
-const THIS_CHECKOUT = fileURLToPath(new URL('../../', import.meta.url));
 const LOOKUP_SCRIPT = fileURLToPath(new URL('./children/lookup-service.ts', import.meta.url));
 const WARMUP_CONCURRENCY = 16;
 

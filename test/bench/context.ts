@@ -16,7 +16,7 @@ export interface Server {
   url: string;
 }
 
-/** A gateway of another checkout, its own source run as this one's (test/harness/gateway-child.ts). */
+/** A gateway of another checkout, its built modules run as this one's (see builtGateway). */
 export interface CheckoutGateway extends Server {
   name: string;
   /** The checkout's commit, short. */
@@ -90,8 +90,9 @@ export async function startContext(options: BenchOptions, cpus: CpuPlan): Promis
     const lookupChild = await spawn({ name: 'lookup', kind: 'lookup-service', role: 'upstream' });
     const started = await lookupChild.call<LookupStarted>('start', { searchLatencyMs: options.upstreamLatencyMs });
 
+    const modules = builtGateway(THIS_CHECKOUT);
     const startGateway = async (name: string, env: Record<string, string>, nodeFlags: string[] = []): Promise<Server> => {
-      const child = await spawn({ name, kind: 'gateway', role: 'server', nodeFlags, env: gatewayEnv(options, started, env) });
+      const child = await spawn({ name, kind: 'gateway', role: 'server', nodeFlags, env: { ...gatewayEnv(options, started, env), ...modules } });
       return { child, url: (await child.call<GatewayStarted>('start', { log: 'stdout' } satisfies GatewayStartParams)).url };
     };
     const profileFlags = options.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(options.cpuProfDir)}`];
@@ -137,10 +138,28 @@ export async function startContext(options: BenchOptions, cpus: CpuPlan): Promis
   }
 }
 
+/** This checkout's root: the one whose gateway the benchmark measures unless told another. */
+export const THIS_CHECKOUT = fileURLToPath(new URL('../../', import.meta.url));
+
 /**
- * The gateway of `checkout` as the benchmark starts its own: its own
- * test/harness/gateway-child.ts, so its own source, with `env`, on the
- * servers' core, its log written to /dev/null.
+ * The environment that makes the gateway child (test/harness/gateway-child.ts)
+ * run `checkout`'s gateway as `npm start` and the image do: its src/
+ * compiled to dist/ by its own `tsc -b` (a no-op when dist/ is current),
+ * loaded by node. Every gateway measured, this one and a baseline, runs so.
+ */
+export function builtGateway(checkout: string): { GATEWAY_MODULES: string } {
+  const tsc = spawnSync(process.execPath, [join(checkout, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.build.json'], {
+    cwd: checkout,
+    encoding: 'utf8',
+  });
+  if (tsc.status !== 0) throw new Error(`Building ${checkout} failed (tsc -b tsconfig.build.json):\n${tsc.stdout}${tsc.stderr}`);
+  return { GATEWAY_MODULES: join(checkout, 'dist') };
+}
+
+/**
+ * The gateway of `checkout` as the benchmark starts its own: this checkout's
+ * gateway child running that checkout's built modules (builtGateway), with
+ * `env`, on the servers' core, its log written to /dev/null.
  */
 export async function startCheckoutGateway(
   name: string,
@@ -150,8 +169,8 @@ export async function startCheckoutGateway(
 ): Promise<CheckoutGateway> {
   const child = await HarnessChild.spawn({
     name,
-    script: join(checkout, 'test', 'harness', 'gateway-child.ts'),
-    env,
+    script: SCRIPTS.gateway,
+    env: { ...env, ...builtGateway(checkout) },
     command: (nodeArgs) => cpus.command('server', nodeArgs),
   });
   try {

@@ -1,20 +1,36 @@
-import { readConfig } from '../../src/gateway/config/gateway-config.js';
-import { createLogger } from '../../src/gateway/logger.js';
-import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type * as GatewayConfigModule from '../../src/gateway/config/gateway-config.js';
+import type * as LoggerModule from '../../src/gateway/logger.js';
+import type * as ServerModule from '../../src/gateway/server.js';
 import { LogCounter } from './log-counts.js';
 import type { GatewayStartParams, GatewayStarted, GatewayStats } from './protocol.js';
 import { collectGarbage, processStats, serveParent } from './serve-parent.js';
 
 /**
- * The gateway as `npm start` runs it, in a process of its own, for the
- * benchmark and the soak run: so that its CPU time, memory, crash or leak
- * are its own. Configured by its environment (NODE_ENV must be there from
- * the start: graphql reads it once, on import), with the start call's
- * settings on top. Its log lines go to its stdout, which the benchmark points
- * at /dev/null (written as in production, but costing nothing to read), or
- * are counted here for the soak run's report.
+ * The gateway in a process of its own, for the benchmark, the soak run and
+ * the heap tests: so that its CPU time, memory, crash or leak are its own.
+ * Configured by its environment (NODE_ENV must be there from the start:
+ * graphql reads it once, on import), with the start call's settings on top.
+ * Its log lines go to its stdout, which the benchmark points at /dev/null
+ * (written as in production, but costing nothing to read), or are counted
+ * here for the soak run's report.
+ *
+ * GATEWAY_MODULES names the folder the gateway's modules are loaded from:
+ * this checkout's src/ by default (run through tsx, as the tests run it), or
+ * a checkout's built dist/, which is what `npm start` and the image run and
+ * so what the benchmark measures: tsx's transform adds work of its own to
+ * every closure a request makes.
  */
-let gateway: RunningGateway | undefined;
+const modules = process.env.GATEWAY_MODULES ?? fileURLToPath(new URL('../../src/', import.meta.url));
+const load = <T>(path: string) => import(pathToFileURL(join(modules, path)).href) as Promise<T>;
+const [{ readConfig }, { createLogger }, { startGateway }] = await Promise.all([
+  load<typeof GatewayConfigModule>('gateway/config/gateway-config.js'),
+  load<typeof LoggerModule>('gateway/logger.js'),
+  load<typeof ServerModule>('gateway/server.js'),
+]);
+
+let gateway: ServerModule.RunningGateway | undefined;
 let logCounter: LogCounter | undefined;
 
 function stats(): GatewayStats {
