@@ -35,7 +35,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setTimeout as pause } from 'node:timers/promises';
 import { request } from 'undici';
-import { defaultDataSet, searchIndexFor, startLookupService } from '../src/lookup-service/index.js';
+import { startLookupService } from '../src/lookup-service/index.js';
+import { LONG_NAME, LONG_NAME_REQUEST, TARGET } from '../test/support/long-name-request.js';
 
 const { values } = parseArgs({
   options: {
@@ -53,17 +54,6 @@ const PIPELINED = values.pipelined.split(',').map(Number);
 const NAME_CAP = 500;
 const CLOCK_TICKS_PER_SECOND = 100;
 
-const SEARCH = { q: 'holdings', jurisdiction: 'GB' };
-const TARGET = searchIndexFor(defaultDataSet()).search({ ...SEARCH, page: 1, pageSize: 50 }).results[2]!;
-const LONG_NAME = 'Long Holdings Ltd '.padEnd(1_000_000, '~');
-const QUERY = `{
-  ${Array.from(
-    { length: 15 },
-    (_, k) => `a${k}: searchCompanies(q: "${SEARCH.q}", jurisdiction: "${SEARCH.jurisdiction}", first: 50) {
-    nodes { companyNumber name } edges { cursor node { companyNumber name } } }`,
-  ).join('\n  ')}
-  company(jurisdiction: "GB", companyNumber: "${TARGET.companyNumber}") { companyNumber name }
-}`;
 let sent = 0;
 /**
  * The request, with a variable the operation does not use and that differs on
@@ -72,7 +62,7 @@ let sent = 0;
  */
 function body(): string {
   sent += 1;
-  return JSON.stringify({ query: QUERY, variables: { request: sent } });
+  return JSON.stringify({ query: LONG_NAME_REQUEST.query, variables: { request: sent } });
 }
 function requestText(): string {
   const text = body();

@@ -1,5 +1,8 @@
 import { defaultDataSet, searchIndexFor } from '../../src/lookup-service/index.js';
 
+/** The name the upstream sends at length: 1,000,000 ASCII characters (the body stays under its 1 MiB cap), padded with a character names never hold. */
+export const LONG_NAME = 'Long Holdings Ltd '.padEnd(1_000_000, '~');
+
 /** The search the review's request repeats. */
 export const SEARCH = { q: 'holdings', jurisdiction: 'GB' };
 

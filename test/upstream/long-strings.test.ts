@@ -8,15 +8,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/gateway/config/gateway-config.js';
 import { COMPANY } from '../../src/upstream/company.js';
-import { LONG_NAME_REQUEST, TARGET } from '../support/long-name-request.js';
+import { LONG_NAME, LONG_NAME_REQUEST, TARGET } from '../support/long-name-request.js';
 import { startStack, type Stack } from '../support/stack.js';
 
 /** MAX_RESPONSE_BYTES unless the environment says otherwise. */
 const DEFAULT_MAX_RESPONSE_BYTES = readConfig({}).maxResponseBytes;
 
-/** The long name, in ASCII (the body stays under its 1 MiB cap), padded with a character names never hold. */
-const LONG_NAME = 'Long Holdings Ltd '.padEnd(1_000_000, '~');
-/** A run of it, to look for in an answer: no answer may hold even this much of the name. */
+/** A run of LONG_NAME's padding, to look for in an answer: no answer may hold even this much of the name. */
 const RUN = '~'.repeat(1_000);
 /** The upstream sends TARGET's name 1,000,000 characters long. */
 function longName(stack: Stack): void {
