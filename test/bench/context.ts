@@ -92,7 +92,13 @@ export async function startContext(options: BenchOptions, cpus: CpuPlan): Promis
 
     const modules = builtGateway(THIS_CHECKOUT);
     const startGateway = async (name: string, env: Record<string, string>, nodeFlags: string[] = []): Promise<Server> => {
-      const child = await spawn({ name, kind: 'gateway', role: 'server', nodeFlags, env: { ...gatewayEnv(options, started, env), ...modules } });
+      const child = await spawn({
+        name,
+        kind: 'gateway',
+        role: 'server',
+        nodeFlags,
+        env: { ...gatewayEnv(options, started, env), ...modules },
+      });
       return { child, url: (await child.call<GatewayStarted>('start', { log: 'stdout' } satisfies GatewayStartParams)).url };
     };
     const profileFlags = options.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(options.cpuProfDir)}`];

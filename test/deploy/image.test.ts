@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { freePort, IMAGE, logLines, podman, run, searchBody, VERSION, waitFor } from './support/containers.js';
+import { freePort, IMAGE, logLines, podman, run, runHardened, searchBody, VERSION, waitFor } from './support/containers.js';
 
 const NAME = `csg-image-test-${process.pid}`;
 /** Long enough for the checks made while the gateway drains on a busy machine; the stop waits it out. */
@@ -63,29 +63,7 @@ describe('the image', () => {
 
   it('runs read-only with no capability, answers a search on the embedded lookup service, then drains on SIGTERM: /ready 503, exit 0', async () => {
     const port = await freePort();
-    // --read-only-tmpfs=false: no writable /run or /var/tmp, as under Docker or Kubernetes; /tmp is the one declared.
-    await podman(
-      'run',
-      '-d',
-      '--name',
-      NAME,
-      '--read-only',
-      '--read-only-tmpfs=false',
-      '--tmpfs',
-      '/tmp',
-      '--cap-drop',
-      'ALL',
-      '--security-opt',
-      'no-new-privileges',
-      '-e',
-      `SHUTDOWN_DRAIN_DELAY_MS=${DRAIN_DELAY_MS}`,
-      '-p',
-      `127.0.0.1:${port}:4000`,
-      IMAGE,
-    );
-    const ready = await waitFor('the ready line', async () =>
-      (await logLines(NAME)).find((line) => String(line.msg).startsWith('Gateway ready')),
-    );
+    const ready = await runHardened(NAME, port, { env: { SHUTDOWN_DRAIN_DELAY_MS: String(DRAIN_DELAY_MS) } });
     expect(ready).toEqual(expect.objectContaining({ version: VERSION, graphql: 'http://0.0.0.0:4000/graphql' }));
     const base = `http://127.0.0.1:${port}`;
 

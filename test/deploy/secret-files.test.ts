@@ -5,7 +5,7 @@ import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MountedVolume } from '../support/mounted-volume.js';
 import { within } from '../support/within.js';
-import { freePort, IMAGE, logLines, podman, run, searchBody, waitFor } from './support/containers.js';
+import { freePort, logLines, podman, run, runHardened, searchBody, waitFor } from './support/containers.js';
 import { startLoad } from './support/load.js';
 
 const NAME = `csg-secret-files-test-${process.pid}`;
@@ -42,35 +42,16 @@ describe('secrets from files in the container', () => {
     const volume = new MountedVolume(join(root, 'a'), { 'gateway-api-keys': keyList('first') });
     pointTo('a');
     const port = await freePort();
-    await podman(
-      'run',
-      '-d',
-      '--name',
-      NAME,
-      '--read-only',
-      '--read-only-tmpfs=false',
-      '--tmpfs',
-      '/tmp',
-      '--cap-drop',
-      'ALL',
-      '--security-opt',
-      'no-new-privileges',
-      '-v',
-      `${root}:/etc/company-search:ro`,
-      '-e',
-      'NODE_ENV=production',
-      '-e',
-      'GATEWAY_API_KEYS_FILE=/etc/company-search/current/gateway-api-keys',
-      '-e',
-      'SHUTDOWN_DRAIN_DELAY_MS=0',
-      // One client per key, far over any sensible rate: this test is about keys, not rates.
-      '-e',
-      'RATE_LIMIT_PER_MINUTE=0',
-      '-p',
-      `127.0.0.1:${port}:4000`,
-      IMAGE,
-    );
-    await waitFor('the ready line', async () => (await logLines(NAME)).find((line) => String(line.msg).startsWith('Gateway ready')));
+    await runHardened(NAME, port, {
+      volumes: [`${root}:/etc/company-search:ro`],
+      env: {
+        NODE_ENV: 'production',
+        GATEWAY_API_KEYS_FILE: '/etc/company-search/current/gateway-api-keys',
+        SHUTDOWN_DRAIN_DELAY_MS: '0',
+        // One client per key, far over any sensible rate: this test is about keys, not rates.
+        RATE_LIMIT_PER_MINUTE: '0',
+      },
+    });
     const base = `http://127.0.0.1:${port}`;
     const status = async (key?: string) =>
       (

@@ -91,3 +91,38 @@ export function searchBody(q: string): string {
     variables: { q },
   });
 }
+
+/**
+ * Runs the image as an operator is told to (docs/deployment.md): detached, read-only with only /tmp writable (no
+ * writable /run or /var/tmp, as under Docker or Kubernetes), no capability, no new privileges, its port published on
+ * loopback; `options.env` and `options.volumes` (`host:container[:mode]`) on top. Resolves with the gateway's ready
+ * line once it is logged.
+ */
+export async function runHardened(
+  name: string,
+  port: number,
+  options: { env?: Record<string, string>; volumes?: string[] } = {},
+): Promise<Record<string, unknown>> {
+  const env = Object.entries(options.env ?? {}).flatMap(([variable, value]) => ['-e', `${variable}=${value}`]);
+  const volumes = (options.volumes ?? []).flatMap((volume) => ['-v', volume]);
+  await podman(
+    'run',
+    '-d',
+    '--name',
+    name,
+    '--read-only',
+    '--read-only-tmpfs=false',
+    '--tmpfs',
+    '/tmp',
+    '--cap-drop',
+    'ALL',
+    '--security-opt',
+    'no-new-privileges',
+    ...volumes,
+    ...env,
+    '-p',
+    `127.0.0.1:${port}:4000`,
+    IMAGE,
+  );
+  return waitFor('the ready line', async () => (await logLines(name)).find((line) => String(line.msg).startsWith('Gateway ready')));
+}
