@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkoutOption, wholeNumberOption } from './command-line.js';
 
@@ -9,6 +10,8 @@ export interface CompareOptions {
   /** Distinct searches sent to each gateway, 16 in flight, before the rounds. */
   warmupRequests: number;
   upstreamLatencyMs: number;
+  /** Where each gateway writes a V8 CPU profile (--cpu-prof), in a folder named after it, if anywhere. */
+  cpuProfDir: string | undefined;
 }
 
 export const COMPARE_USAGE = `Usage: npm run bench:compare -- --baseline DIR [options]
@@ -16,7 +19,9 @@ export const COMPARE_USAGE = `Usage: npm run bench:compare -- --baseline DIR [op
   --rounds N                 measured rounds per gateway (default 20)
   --round-ms MS              length of a round, at least 1000 (default 3000)
   --warmup N                 cold searches per gateway before its rounds (default 5000)
-  --upstream-latency-ms MS   lookup service search latency, at least 1 (default 5)`;
+  --upstream-latency-ms MS   lookup service search latency, at least 1 (default 5)
+  --cpu-prof DIR             write a V8 CPU profile of each gateway to DIR/this-checkout and
+                             DIR/baseline, to tell where their CPU per request differs`;
 
 /** Reads the command line; throws a message naming the bad option. */
 export function readCompareOptions(args: string[]): CompareOptions {
@@ -30,6 +35,7 @@ export function readCompareOptions(args: string[]): CompareOptions {
       'round-ms': { type: 'string' },
       warmup: { type: 'string' },
       'upstream-latency-ms': { type: 'string' },
+      'cpu-prof': { type: 'string' },
     },
   });
   const integer = (name: 'rounds' | 'round-ms' | 'warmup' | 'upstream-latency-ms', fallback: number, min: number, max: number) =>
@@ -43,5 +49,6 @@ export function readCompareOptions(args: string[]): CompareOptions {
     warmupRequests: integer('warmup', 5_000, 0, 50_000),
     // At least 1 ms: the searches a run needs are counted from the fastest the upstream lets a request be answered.
     upstreamLatencyMs: integer('upstream-latency-ms', 5, 1, 10_000),
+    cpuProfDir: values['cpu-prof'] === undefined ? undefined : resolve(process.env.INIT_CWD ?? process.cwd(), values['cpu-prof']),
   };
 }

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { childPids, HarnessChild } from '../harness/child-process.js';
 import { readCommandLine } from './command-line.js';
@@ -48,11 +49,12 @@ async function main(): Promise<number> {
   const gateways: CheckoutGateway[] = [];
   try {
     const started = await lookup.call<LookupStarted>('start', { searchLatencyMs: options.upstreamLatencyMs });
-    for (const [name, checkout] of [
-      ['this checkout', THIS_CHECKOUT],
-      ['baseline', options.baseline],
+    for (const [name, checkout, folder] of [
+      ['this checkout', THIS_CHECKOUT, 'this-checkout'],
+      ['baseline', options.baseline, 'baseline'],
     ] as const) {
-      gateways.push(await startCheckoutGateway(name, checkout, gatewayEnv({ logLevel: 'info' }, started, {}), cpus));
+      const profile = options.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${join(options.cpuProfDir, folder)}`];
+      gateways.push(await startCheckoutGateway(name, checkout, gatewayEnv({ logLevel: 'info' }, started, {}), cpus, profile));
     }
     const measured = await measure(gateways, queries, options);
     process.stdout.write(report(gateways, measured, options, cpus));

@@ -165,19 +165,21 @@ export function builtGateway(checkout: string): { GATEWAY_MODULES: string } {
 /**
  * The gateway of `checkout` as the benchmark starts its own: this checkout's
  * gateway child running that checkout's built modules (builtGateway), with
- * `env`, on the servers' core, its log written to /dev/null.
+ * `env` and `nodeFlags`, on the servers' core, its log written to /dev/null.
  */
 export async function startCheckoutGateway(
   name: string,
   checkout: string,
   env: Record<string, string>,
   cpus: CpuPlan,
+  nodeFlags: string[] = [],
 ): Promise<CheckoutGateway> {
   const child = await HarnessChild.spawn({
     name,
     script: SCRIPTS.gateway,
     env: { ...env, ...builtGateway(checkout) },
     command: (nodeArgs) => cpus.command('server', nodeArgs),
+    nodeFlags,
   });
   try {
     const { url } = await child.call<GatewayStarted>('start', { log: 'stdout' } satisfies GatewayStartParams);
