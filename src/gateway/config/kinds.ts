@@ -257,6 +257,12 @@ export const redisUrl: Kind<URL> = {
     if (!/^\/?(\d{1,2})?$/.test(url.pathname) || url.search !== '' || url.hash !== '') {
       return new Refusal(`${name} may name a database number as its path (such as /0), and nothing else after the host`);
     }
+    // `redis://secret@host` is a password written where the user goes: it would be printed as a user name, and never sent as a password.
+    if (url.username !== '' && url.password === '') {
+      return new Refusal(
+        `${name} has a user and no password: write the password after a colon (redis://:PASSWORD@host, or redis://USER:PASSWORD@host)`,
+      );
+    }
     return url;
   },
   redacted(url) {

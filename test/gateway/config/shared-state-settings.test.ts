@@ -27,6 +27,7 @@ describe('shared state settings', () => {
     ['not a url with secret-pass', 'REDIS_URL must be a redis:// or rediss:// URL with a host'],
     ['redis://:secret-pass@redis.internal/cache', 'REDIS_URL may name a database number as its path (such as /0)'],
     ['redis://:secret-pass@redis.internal/0?timeout=1', 'REDIS_URL may name a database number as its path (such as /0)'],
+    ['redis://secret-pass@redis.internal:6379/0', 'REDIS_URL has a user and no password: write the password after a colon'],
   ])('refuse REDIS_URL=%s without echoing it', (value, problem) => {
     const problems = problemsOf({ REDIS_URL: value });
     expect(problems).toEqual([expect.stringContaining(problem)]);
