@@ -17,9 +17,12 @@ export function useResponseNotes(): Plugin<GatewayContext & GatewayServerContext
           const { notes, execution } = args.contextValue as GatewayContext & GatewayServerContext;
           execution.record(notes, (result.errors?.length ?? 0) > 0);
           if (notes.errors.length === 0 && notes.warnings.length === 0) return;
+          const { errors, ...rest } = result;
+          const allErrors = notes.errors.length > 0 ? [...(errors ?? []), ...notes.errors] : errors;
+          // `errors` first, as graphql-js writes a result with errors (the specification suggests it, to make them plain to see).
           setResult({
-            ...result,
-            ...(notes.errors.length > 0 ? { errors: [...(result.errors ?? []), ...notes.errors] } : {}),
+            ...(allErrors ? { errors: allErrors } : {}),
+            ...rest,
             ...(notes.warnings.length > 0 ? { extensions: { ...result.extensions, warnings: [...notes.warnings] } } : {}),
           });
         },

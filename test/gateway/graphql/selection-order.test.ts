@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { type DocumentNode, Kind, parse, print } from 'graphql';
+import { buildSchema, type DocumentNode, execute, Kind, parse, print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCompanies } from '../../../src/lookup-service/index.js';
 import { schema } from '../../../src/schema/index.js';
@@ -128,6 +128,32 @@ describe('every answer lists its keys in the order the document selects them', (
 
   it.each(FORMS)('%s', async (_, text, variables) => {
     await expectInSelectionOrder(parse(text), variables);
+  });
+
+  it('writes a partial answer as graphql-js writes one: errors first, then data', async () => {
+    // The upstream sends the first result a name over its cap: that result is left out with an error, the rest answered.
+    stack.lookup.knobs.mapResults = (results) =>
+      results.map((result, index) => (index === 0 ? { ...result, name: 'n'.repeat(100_000) } : result));
+    try {
+      // A search no other test here makes: the upstream is asked, not the gateway's caches.
+      const variables = { q: 'trading', jurisdiction: 'GB', pageSize: 5 };
+      const answer = JSON.parse((await stack.post({ query: print(generated.SearchCompaniesDocument as DocumentNode), variables })).text);
+      expect(Object.keys(answer)).toEqual(['errors', 'data']);
+      expect(answer.errors[0].extensions.code).toBe('UPSTREAM_INVALID_FIELD');
+      // graphql-js's own order for a result with an error.
+      const resolved = await execute({
+        schema: buildSchema('type Query { a: Int }'),
+        document: parse('{ a }'),
+        rootValue: {
+          a: () => {
+            throw new Error('x');
+          },
+        },
+      });
+      expect(Object.keys(resolved)).toEqual(['errors', 'data']);
+    } finally {
+      stack.lookup.knobs.mapResults = undefined;
+    }
   });
 
   it('finds a company whose id comes after its name out of order: the check can fail', async () => {
