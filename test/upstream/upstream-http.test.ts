@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { UpstreamTimeoutError } from '../../src/errors/upstream-errors.js';
 import { startLookupService, type LookupService } from '../../src/lookup-service/index.js';
 import { UpstreamHttp } from '../../src/upstream/upstream-http.js';
+import { holdingUpstream } from '../support/holding-upstream.js';
 import { startStack, type Stack } from '../support/stack.js';
 
 const quiet = { debug: () => {}, info: () => {}, warn: () => {} };
@@ -17,36 +18,36 @@ afterEach(async () => {
 
 describe('UpstreamHttp', () => {
   it('answers UPSTREAM_TIMEOUT at the deadline to a call still waiting for a connection, while the call ahead of it goes on', async () => {
-    lookup = await startLookupService({ searchLatencyMs: 800 });
-    // One connection and room for two calls: the second waits in the pool for the first to finish.
-    http = new UpstreamHttp({
-      baseUrl: new URL(lookup.url),
-      connections: 1,
-      connectTimeoutMs: 1_000,
-      headersTimeoutMs: 5_000,
-      bodyTimeoutMs: 5_000,
-      maxResponseBytes: 1_000_000,
-      maxInFlight: 2,
-      breaker: { failureThreshold: 100, cooldownMs: 1_000 },
-      maxRetryAfterMs: 60_000,
-      log: quiet,
-    });
-    const search = { method: 'GET', endpoint: '/v1/company/search', query: { q: 'harbour', jurisdiction: 'GB' } } as const;
-    const ahead = http.request(search, Date.now() + 60_000, (response) => response);
-    const waiting = http.request(search, Date.now() + 200, (response) => response);
-    // At its deadline, not once the call ahead has its answer and the connection is free: that comes 800 ms after it
-    // started, and timers ring in the order they are due, however late the machine runs them.
-    const first = await Promise.race([
-      waiting.then(
-        () => 'the waiting call',
-        () => 'the waiting call',
-      ),
-      ahead.then(() => 'the call ahead'),
-    ]);
-    expect(first).toBe('the waiting call');
-    await expect(waiting).rejects.toBeInstanceOf(UpstreamTimeoutError);
-    // No token was sent, so the lookup service answers 401: what matters is that the first call was answered at all.
-    expect((await ahead).status).toBe(401);
+    lookup = await startLookupService();
+    // The call ahead is held on the way until the test lets it go: the pool's one connection stays busy meanwhile.
+    const holding = await holdingUpstream('harbour');
+    holding.forwardTo(lookup.url);
+    try {
+      // One connection and room for two calls: the second waits in the pool for the first to finish.
+      http = new UpstreamHttp({
+        baseUrl: new URL(holding.url),
+        connections: 1,
+        connectTimeoutMs: 1_000,
+        headersTimeoutMs: 60_000,
+        bodyTimeoutMs: 60_000,
+        maxResponseBytes: 1_000_000,
+        maxInFlight: 2,
+        breaker: { failureThreshold: 100, cooldownMs: 1_000 },
+        maxRetryAfterMs: 60_000,
+        log: quiet,
+      });
+      const search = { method: 'GET', endpoint: '/v1/company/search', query: { q: 'harbour', jurisdiction: 'GB' } } as const;
+      // A deadline the test never reaches: the call ahead ends when it is released.
+      const ahead = http.request(search, Date.now() + 600_000, (response) => response);
+      await holding.reached;
+      // A deadline already past: the call is abandoned in the pool's queue, its connection never free until the release.
+      await expect(http.request(search, 0, (response) => response)).rejects.toBeInstanceOf(UpstreamTimeoutError);
+      holding.release();
+      // No token was sent, so the lookup service answers 401: what matters is that the call ahead was answered at all.
+      expect((await ahead).status).toBe(401);
+    } finally {
+      await holding.close();
+    }
   });
 });
 
