@@ -9,6 +9,7 @@ import { DocumentCache } from '../../src/gateway/graphql/document-cache.js';
 import type { UpstreamClient } from '../../src/upstream/client.js';
 import { messagesOf, send } from '../support/http.js';
 import { startStack, type Stack } from '../support/stack.js';
+import { refusalBody } from '../support/refusal.js';
 
 /** The settings an environment gives, as startStack takes them. */
 function settings(env: Record<string, string>) {
@@ -33,15 +34,12 @@ describe('production mode (NODE_ENV=production)', () => {
     const { status, headers, text } = await send(stack.gateway.graphqlUrl, { headers: { accept: 'text/html' } });
     expect(status).toBe(404);
     expect(headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(JSON.parse(text)).toEqual({
-      errors: [
-        {
-          message:
-            'GraphiQL is off here (GRAPHIQL=false, the default with NODE_ENV=production); its operators can turn it on with GRAPHIQL=true. GraphQL requests are answered at this address with Accept: application/json',
-          extensions: { requestId: expect.any(String), code: 'GRAPHIQL_UNAVAILABLE' },
-        },
-      ],
-    });
+    expect(JSON.parse(text)).toEqual(
+      refusalBody(
+        'GRAPHIQL_UNAVAILABLE',
+        'GraphiQL is off here (GRAPHIQL=false, the default with NODE_ENV=production); its operators can turn it on with GRAPHIQL=true. GraphQL requests are answered at this address with Accept: application/json',
+      ),
+    );
   });
 
   it('refuses introspection, but not __typename', async () => {

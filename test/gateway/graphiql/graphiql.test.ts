@@ -5,6 +5,7 @@ import { hashApiKey } from '../../../src/gateway/access/api-keys.js';
 import { readTrustedDocuments } from '../../../src/gateway/graphql/trusted-documents.js';
 import { json, send, type HttpAnswer } from '../../support/http.js';
 import { startStack, type Stack } from '../../support/stack.js';
+import { refusalBody } from '../../support/refusal.js';
 
 const MANIFEST = fileURLToPath(new URL('../../generated/persisted-documents.json', import.meta.url));
 /** What Chromium sends. */
@@ -136,15 +137,12 @@ describe('GraphiQL, where only trusted documents run', () => {
   it('is not served: a browser gets 404 GRAPHIQL_UNAVAILABLE saying why, and none of its files', async () => {
     const answer = await stack.get('/graphql', PAGE);
     expect(answer.status).toBe(404);
-    expect(json(answer)).toEqual({
-      errors: [
-        {
-          message:
-            'GraphiQL is off here: this gateway runs only trusted documents (ALLOW_ARBITRARY_OPERATIONS=false), and GraphiQL sends whole queries; send the documentId of a trusted document from a client built with the manifest',
-          extensions: { requestId: expect.any(String), code: 'GRAPHIQL_UNAVAILABLE' },
-        },
-      ],
-    });
+    expect(json(answer)).toEqual(
+      refusalBody(
+        'GRAPHIQL_UNAVAILABLE',
+        'GraphiQL is off here: this gateway runs only trusted documents (ALLOW_ARBITRARY_OPERATIONS=false), and GraphiQL sends whole queries; send the documentId of a trusted document from a client built with the manifest',
+      ),
+    );
     const open = await startStack();
     try {
       const [file] = filesNamedBy(decoded(await open.get('/graphql', PAGE)).toString());
