@@ -1,5 +1,4 @@
-/** Largest delay setTimeout honours; longer ones fire at once. */
-const MAX_TIMER_MS = 2_147_483_647;
+import { MAX_TIMER_MS } from '../shared/timers.js';
 
 export function requireNonEmptyString(name: string, value: unknown): string {
   if (typeof value !== 'string' || value === '') throw new TypeError(`${name} must be a non-empty string, got ${describe(value)}`);

@@ -15,6 +15,7 @@ import { CircuitBreaker } from './resilience/circuit-breaker.js';
 import { ConcurrencyLimit } from './resilience/concurrency-limit.js';
 import { systemClock, type Clock } from './resilience/clock.js';
 import { deadlineExceeded } from './resilience/deadline.js';
+import { timerDelayUntil } from '../shared/timers.js';
 import { parseRetryAfter } from './resilience/retry-policy.js';
 import type { CallAdmission, HeldBack, SharedStore } from './shared-store.js';
 import { heldBackByFleet, SharedHold } from './shared-hold.js';
@@ -274,7 +275,7 @@ function exchange(
         if (controller) controller.abort(deadlineExceeded(where));
         else reject(deadlineExceeded(where));
       },
-      Math.max(1, expiresAt - Date.now()),
+      Math.max(1, timerDelayUntil(expiresAt)),
     );
     let statusCode = 0;
     let headers: IncomingHttpHeaders = {};

@@ -1,4 +1,5 @@
 import { UpstreamTimeoutError } from '../../errors/upstream-errors.js';
+import { timerDelayUntil } from '../../shared/timers.js';
 
 interface Waiter {
   grant(): void;
@@ -39,17 +40,14 @@ export class ConcurrencyLimit {
           resolve(this.#releaser());
         },
       };
-      const timer = setTimeout(
-        () => {
-          this.#queue.splice(this.#queue.indexOf(waiter), 1);
-          reject(
-            new UpstreamTimeoutError(
-              `No upstream call slot came free for ${where} within the request deadline (${this.#max} calls in flight)`,
-            ),
-          );
-        },
-        Math.max(0, expiresAt - Date.now()),
-      );
+      const timer = setTimeout(() => {
+        this.#queue.splice(this.#queue.indexOf(waiter), 1);
+        reject(
+          new UpstreamTimeoutError(
+            `No upstream call slot came free for ${where} within the request deadline (${this.#max} calls in flight)`,
+          ),
+        );
+      }, timerDelayUntil(expiresAt));
       this.#queue.push(waiter);
     });
   }

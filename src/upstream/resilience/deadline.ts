@@ -1,5 +1,6 @@
 import { UpstreamTimeoutError } from '../../errors/upstream-errors.js';
 import { type Alarm, systemAlarm } from './clock.js';
+import { MAX_TIMER_MS } from '../../shared/timers.js';
 
 /** How long one caller may wait for the upstream, and how it says it has gone. */
 export interface Deadline {
@@ -28,7 +29,7 @@ export function waitWithin<T>(start: () => Promise<T>, deadline: Deadline, what:
   if (remaining <= 0) return Promise.reject(deadlineExceeded(what));
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => settle(() => reject(signal?.reason));
-    const silence = (deadline.alarm ?? systemAlarm)(remaining, () => settle(() => reject(deadlineExceeded(what))));
+    const silence = (deadline.alarm ?? systemAlarm)(Math.min(remaining, MAX_TIMER_MS), () => settle(() => reject(deadlineExceeded(what))));
     const settle = (finish: () => void) => {
       silence();
       signal?.removeEventListener('abort', onAbort);

@@ -100,4 +100,15 @@ describe('ConcurrencyLimit', () => {
     await vi.advanceTimersByTimeAsync(10);
     await failure;
   });
+
+  it("keeps a call whose deadline is beyond a timer's reach (Infinity) queued, not timed out at once", async () => {
+    const limit = new ConcurrencyLimit(1);
+    const calls = tracked(limit, ['a', 'b'], () => Number.POSITIVE_INFINITY);
+    // A delay over what a timer can wait (2^31 - 1 ms, about 24.8 days) would ring at once; it waits that long instead.
+    await vi.advanceTimersByTimeAsync(24 * 24 * 3_600_000);
+    expect(calls).toMatchObject({ granted: ['a'], failed: [] });
+    calls.release('a');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toMatchObject({ granted: ['a', 'b'], failed: [] });
+  });
 });

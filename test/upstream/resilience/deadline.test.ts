@@ -41,4 +41,24 @@ describe('waitWithin', () => {
       vi.useRealTimers();
     }
   });
+
+  it("waits on when the deadline is beyond a timer's reach (Infinity), not timed out at once", async () => {
+    vi.useFakeTimers();
+    try {
+      let finish: (value: string) => void = () => {};
+      let outcome = 'waiting';
+      waitWithin(() => new Promise<string>((resolve) => (finish = resolve)), { expiresAt: Number.POSITIVE_INFINITY }, WHAT).then(
+        (value) => (outcome = value),
+        (error: unknown) => (outcome = error instanceof UpstreamTimeoutError ? 'timed out' : String(error)),
+      );
+      // A delay over what a timer can wait (2^31 - 1 ms, about 24.8 days) would ring at once; it waits that long instead.
+      await vi.advanceTimersByTimeAsync(24 * 24 * 3_600_000);
+      expect(outcome).toBe('waiting');
+      finish('done');
+      await vi.advanceTimersByTimeAsync(0);
+      expect(outcome).toBe('done');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
