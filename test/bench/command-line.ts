@@ -1,5 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** This checkout's root: the one whose gateway the benchmark measures unless told another. */
+export const THIS_CHECKOUT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The whole number `raw` holds, from `min` to `max`, or `fallback` where it is absent; throws a message naming `--name`. */
 export function wholeNumberOption(name: string, raw: string | boolean | undefined, fallback: number, min: number, max: number): number {

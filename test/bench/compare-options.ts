@@ -12,6 +12,8 @@ export interface CompareOptions {
   upstreamLatencyMs: number;
   /** Where each gateway writes a V8 CPU profile (--cpu-prof), in a folder named after it, if anywhere. */
   cpuProfDir: string | undefined;
+  /** Where each gateway writes its --trace-gc log (its stdout, log lines included), in a file named after it, if anywhere. */
+  traceGcDir: string | undefined;
 }
 
 export const COMPARE_USAGE = `Usage: npm run bench:compare -- --baseline DIR [options]
@@ -21,7 +23,10 @@ export const COMPARE_USAGE = `Usage: npm run bench:compare -- --baseline DIR [op
   --warmup N                 cold searches per gateway before its rounds (default 5000)
   --upstream-latency-ms MS   lookup service search latency, at least 1 (default 5)
   --cpu-prof DIR             write a V8 CPU profile of each gateway to DIR/this-checkout and
-                             DIR/baseline, to tell where their CPU per request differs`;
+                             DIR/baseline, to tell where their CPU per request differs
+  --trace-gc DIR             run each gateway with --trace-gc, its stdout (log lines too) in
+                             DIR/this-checkout.log and DIR/baseline.log, and summarize the
+                             collections of the whole run, warm-up included`;
 
 /** Reads the command line; throws a message naming the bad option. */
 export function readCompareOptions(args: string[]): CompareOptions {
@@ -36,6 +41,7 @@ export function readCompareOptions(args: string[]): CompareOptions {
       warmup: { type: 'string' },
       'upstream-latency-ms': { type: 'string' },
       'cpu-prof': { type: 'string' },
+      'trace-gc': { type: 'string' },
     },
   });
   const integer = (name: 'rounds' | 'round-ms' | 'warmup' | 'upstream-latency-ms', fallback: number, min: number, max: number) =>
@@ -50,5 +56,6 @@ export function readCompareOptions(args: string[]): CompareOptions {
     // At least 1 ms: the searches a run needs are counted from the fastest the upstream lets a request be answered.
     upstreamLatencyMs: integer('upstream-latency-ms', 5, 1, 10_000),
     cpuProfDir: values['cpu-prof'] === undefined ? undefined : resolve(process.env.INIT_CWD ?? process.cwd(), values['cpu-prof']),
+    traceGcDir: values['trace-gc'] === undefined ? undefined : resolve(process.env.INIT_CWD ?? process.cwd(), values['trace-gc']),
   };
 }

@@ -1,15 +1,17 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { childPids, HarnessChild } from '../harness/child-process.js';
+import { type ChildOptions, childPids, HarnessChild } from '../harness/child-process.js';
 import type { GatewayStartParams, GatewayStarted, GatewayStats, ProcessStats } from '../harness/protocol.js';
 import { Checks } from './checks.js';
+import { THIS_CHECKOUT } from './command-line.js';
 import { gatewayEnv } from './gateway-env.js';
 import type { BenchOptions } from './options.js';
 import type { CpuPlan, Role } from './pinning.js';
 import { MachineLoad } from './machine-load.js';
-import type { BaselineStartParams, LookupCounts, LookupStarted, ServerStarted } from './protocol.js';
+import type { LookupCounts, LookupStarted, ServerStarted } from './protocol.js';
 import { QuerySource } from './queries.js';
+import type { Contender } from './rounds.js';
 
 export interface Server {
   child: HarnessChild;
@@ -23,11 +25,20 @@ export interface CheckoutGateway extends Server {
   commit: string;
 }
 
+/** The gateway the scenarios measure, and what it reported as it started. */
+export interface MainGateway extends Server {
+  /** CACHE_MAX_BYTES as it read it. */
+  cacheMaxBytes: number;
+  /** Its process right after it started, before any request. */
+  atStart: GatewayStats;
+}
+
 const SCRIPTS = {
   gateway: fileURLToPath(new URL('../harness/gateway-child.ts', import.meta.url)),
   'lookup-service': fileURLToPath(new URL('./children/lookup-service.ts', import.meta.url)),
-  'baseline-server': fileURLToPath(new URL('./children/baseline-server.ts', import.meta.url)),
+  'stored-bytes-server': fileURLToPath(new URL('./children/stored-bytes-server.ts', import.meta.url)),
   'proxy-server': fileURLToPath(new URL('./children/proxy-server.ts', import.meta.url)),
+  'mercurius-server': fileURLToPath(new URL('./children/mercurius-server.ts', import.meta.url)),
 };
 
 interface ChildSpec {
@@ -48,12 +59,12 @@ export interface BenchContext {
   queries: QuerySource;
   lookup: { child: HarnessChild; started: LookupStarted };
   /** The gateway of the hot and cold scenarios. */
-  gateway: Server;
-  /** The hot scenarios' physical limit: a bare node:http server writing the gateway's stored bytes (children/baseline-server.ts). */
+  gateway: MainGateway;
+  /** The hot scenarios' physical limit: a bare node:http server writing the gateway's stored bytes (children/stored-bytes-server.ts). */
   storedBytes: Server;
-  /** The stored bytes, plus the per-request work any production gateway does: the hot targets' baseline. */
-  productionBaseline: Server;
-  /** With --baseline: that checkout's gateway, which the cold target is judged against. */
+  /** The peer: a plain Mercurius server with graphql-jit over the same schema and lookup service (children/mercurius-server.ts). */
+  peer: Server;
+  /** With --baseline: that checkout's gateway, which the hot and cold CPU and throughput targets are judged against. */
   checkoutBaseline: CheckoutGateway | undefined;
   /** The cold scenario's bare proxy in front of the lookup service (children/proxy-server.ts). */
   proxy: Server;
@@ -91,7 +102,7 @@ export async function startContext(options: BenchOptions, cpus: CpuPlan): Promis
     const started = await lookupChild.call<LookupStarted>('start', { searchLatencyMs: options.upstreamLatencyMs });
 
     const modules = builtGateway(THIS_CHECKOUT);
-    const startGateway = async (name: string, env: Record<string, string>, nodeFlags: string[] = []): Promise<Server> => {
+    const startGateway = async (name: string, env: Record<string, string>, nodeFlags: string[] = []): Promise<MainGateway> => {
       const child = await spawn({
         name,
         kind: 'gateway',
@@ -99,11 +110,16 @@ export async function startContext(options: BenchOptions, cpus: CpuPlan): Promis
         nodeFlags,
         env: { ...gatewayEnv(options, started, env), ...modules },
       });
-      return { child, url: (await child.call<GatewayStarted>('start', { log: 'stdout' } satisfies GatewayStartParams)).url };
+      const { url, cacheMaxBytes } = await child.call<GatewayStarted>('start', { log: 'stdout' } satisfies GatewayStartParams);
+      return { child, url, cacheMaxBytes, atStart: await gatewayStats({ child }) };
     };
     const profileFlags = options.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(options.cpuProfDir)}`];
 
-    const startServer = async (name: string, kind: 'baseline-server' | 'proxy-server', params?: unknown): Promise<Server> => {
+    const startServer = async (
+      name: string,
+      kind: 'stored-bytes-server' | 'proxy-server' | 'mercurius-server',
+      params?: unknown,
+    ): Promise<Server> => {
       const child = await spawn({ name, kind, role: 'server' });
       return { child, url: (await child.call<ServerStarted>('start', params)).url };
     };
@@ -116,10 +132,8 @@ export async function startContext(options: BenchOptions, cpus: CpuPlan): Promis
     // One after another: all share the servers' core, and on a busy machine five starting at once there each took
     // longer than the harness allows a child to start, where one at a time each gets the core's whole share.
     const gateway = await startGateway('gateway', MAIN_GATEWAY_ENV, profileFlags);
-    const storedBytes = await startServer('stored bytes', 'baseline-server');
-    const productionBaseline = await startServer('production baseline', 'baseline-server', {
-      production: true,
-    } satisfies BaselineStartParams);
+    const storedBytes = await startServer('stored bytes', 'stored-bytes-server');
+    const peer = await startServer('mercurius', 'mercurius-server', started);
     const proxy = await startServer('proxy', 'proxy-server', started);
     const checkoutBaseline = options.baseline === undefined ? undefined : await startCheckout(options.baseline);
     return {
@@ -131,7 +145,7 @@ export async function startContext(options: BenchOptions, cpus: CpuPlan): Promis
       lookup: { child: lookupChild, started },
       gateway,
       storedBytes,
-      productionBaseline,
+      peer,
       checkoutBaseline,
       proxy,
       startGateway: (name, env) => startGateway(name, env),
@@ -143,9 +157,6 @@ export async function startContext(options: BenchOptions, cpus: CpuPlan): Promis
     throw error;
   }
 }
-
-/** This checkout's root: the one whose gateway the benchmark measures unless told another. */
-export const THIS_CHECKOUT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * The environment that makes the gateway child (test/harness/gateway-child.ts)
@@ -165,7 +176,8 @@ export function builtGateway(checkout: string): { GATEWAY_MODULES: string } {
 /**
  * The gateway of `checkout` as the benchmark starts its own: this checkout's
  * gateway child running that checkout's built modules (builtGateway), with
- * `env` and `nodeFlags`, on the servers' core, its log written to /dev/null.
+ * `env` and `nodeFlags`, on the servers' core, its log written to /dev/null
+ * (or with `stdout`, where that says).
  */
 export async function startCheckoutGateway(
   name: string,
@@ -173,6 +185,7 @@ export async function startCheckoutGateway(
   env: Record<string, string>,
   cpus: CpuPlan,
   nodeFlags: string[] = [],
+  stdout?: ChildOptions['stdout'],
 ): Promise<CheckoutGateway> {
   const child = await HarnessChild.spawn({
     name,
@@ -180,6 +193,7 @@ export async function startCheckoutGateway(
     env: { ...env, ...builtGateway(checkout) },
     command: (nodeArgs) => cpus.command('server', nodeArgs),
     nodeFlags,
+    stdout,
   });
   try {
     const { url } = await child.call<GatewayStarted>('start', { log: 'stdout' } satisfies GatewayStartParams);
@@ -195,6 +209,24 @@ export async function cpuUs(server: { child: HarnessChild }): Promise<number> {
   return (await server.child.call<ProcessStats>('stats')).cpuUs;
 }
 
-export function gatewayStats(server: Server, method: 'stats' | 'gc' = 'stats'): Promise<GatewayStats> {
+/** Time the process has spent in garbage collection pauses (serve-parent.ts), µs. */
+export async function gcUs(server: { child: HarnessChild }): Promise<number> {
+  return (await server.child.call<ProcessStats>('stats')).gcUs;
+}
+
+/** The process's longest GC pause since the last reading, µs: a peak for a contender's rounds. */
+export function longestGcPauseUs(server: { child: HarnessChild }): Promise<number> {
+  return server.child.call<number>('longestGcPause');
+}
+
+/** What a server's contender reads around each round: its CPU and GC time, and its longest GC pause. */
+export function serverReadings(server: { child: HarnessChild }): Pick<Contender, 'probes' | 'peaks'> {
+  return {
+    probes: { serverCpuUs: () => cpuUs(server), serverGcUs: () => gcUs(server) },
+    peaks: { longestGcPauseUs: () => longestGcPauseUs(server) },
+  };
+}
+
+export function gatewayStats(server: { child: HarnessChild }, method: 'stats' | 'gc' = 'stats'): Promise<GatewayStats> {
   return server.child.call<GatewayStats>(method);
 }

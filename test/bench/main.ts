@@ -2,7 +2,7 @@ import { readCommandLine } from './command-line.js';
 import { readOptions, USAGE, type BenchOptions } from './options.js';
 import { planCpus } from './pinning.js';
 import { startContext, type BenchContext, type Server } from './context.js';
-import { checksList, disturbance, machineFacts, otherScenarios, resultsTable, runFacts, targetsTable } from './report.js';
+import { checksList, coldMemoryLines, disturbance, machineFacts, otherScenarios, resultsTable, runFacts, targetsTable } from './report.js';
 import type { BenchResults } from './results.js';
 import { runCold } from './scenarios/cold.js';
 import { runHot } from './scenarios/hot.js';
@@ -15,8 +15,9 @@ import { judgeTargets } from './targets.js';
 
 /**
  * `npm run bench`: the gateway against a bare node:http server writing the
- * same bytes, against the upstream it fronts, and against a bare proxy to
- * that upstream. Markdown on stdout, progress on stderr. Exits 1 when a
+ * same bytes, against the upstream it fronts, against a bare proxy to that
+ * upstream, against a peer (Mercurius with graphql-jit) and, with --baseline,
+ * against another checkout's gateway. Markdown on stdout, progress on stderr. Exits 1 when a
  * correctness check fails (or, with --enforce-targets, a target is missed), 2
  * on a bad command line.
  */
@@ -42,6 +43,7 @@ async function main(): Promise<number> {
     ...resultsTable(results),
     '',
     ...disturbance(results),
+    ...coldMemoryLines(results),
     ...otherScenarios(results),
     ...searchIndexLines(options.smoke),
   ];
@@ -62,10 +64,10 @@ async function runScenarios(context: BenchContext): Promise<BenchResults> {
   if (options.memoryOnly) return { hot: [], cold: undefined, singleFlight: undefined, memory: await runMemoryCases(context) };
   const hot = [];
   for (const spec of [HOT_FULL_SEARCH, HOT_DASHBOARD]) {
-    progress(`${spec.id}: stored bytes, production baseline and gateway, interleaved`);
+    progress(`${spec.id}: stored bytes, gateway${context.checkoutBaseline ? ', the --baseline gateway' : ''} and the peer, interleaved`);
     hot.push(await runHot(context, spec));
   }
-  progress(`cold: upstream, bare proxy, gateway${context.checkoutBaseline ? ' and the --baseline gateway' : ''}, interleaved`);
+  progress(`cold: upstream, bare proxy, peer, gateway${context.checkoutBaseline ? ' and the --baseline gateway' : ''}, interleaved`);
   const cold = await runCold(context);
 
   progress('single-flight: a second gateway, 200 identical requests at once');

@@ -61,3 +61,11 @@ function checkTotal(status: number, body: Buffer, checkCount: (total: number) =>
   const problem = checkCount(connection.totalCount ?? 0);
   return problem === undefined ? undefined : `${problem}: ${body.toString('utf8', 0, 300)}`;
 }
+
+/** `fetchedAt` says when the upstream was asked, which differs between two servers calling it apart and nothing else should. */
+const FETCHED_AT = /"fetchedAt":"[^"]*"/g;
+
+/** An answer with its `fetchedAt` values blanked, to compare two servers' answers byte for byte. */
+export function withoutFetchedAt(body: Buffer): Buffer {
+  return Buffer.from(body.toString('utf8').replace(FETCHED_AT, '"fetchedAt":"-"'));
+}

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { LOG_LEVELS, type LogLevel } from '../../src/gateway/logger.js';
-import { checkoutOption, wholeNumberOption } from './command-line.js';
+import { checkoutOption, THIS_CHECKOUT, wholeNumberOption } from './command-line.js';
 
 export interface BenchOptions {
   /** Seconds, correctness only: one short round per contender, no targets judged. */
@@ -36,7 +36,12 @@ export interface BenchOptions {
   cpuProfDir: string | undefined;
   /** Exit non-zero when a target is missed, not only on a failed check. */
   enforceTargets: boolean;
-  /** A checkout of the gateway (npm ci run there) whose gateway the cold scenario measures beside this one's: the cold target's baseline. */
+  /**
+   * A checkout of the gateway (npm ci run there) whose gateway the hot and
+   * cold scenarios measure beside this one's: the baseline of the hot
+   * throughput and cold CPU targets. A smoke run without one takes this
+   * checkout, so that every figure's code runs.
+   */
   baseline: string | undefined;
 }
 
@@ -54,8 +59,9 @@ export const USAGE = `Usage: npx tsx test/bench/main.ts [options]
   --memory-only              run only the memory scenario
   --log-level LEVEL          gateway LOG_LEVEL; lines go to /dev/null (default info)
   --cpu-prof DIR             write a V8 CPU profile of the main gateway to DIR
-  --baseline DIR             another checkout of the gateway, with npm ci run there: the cold
-                             target's baseline, measured in the same cold rounds
+  --baseline DIR             another checkout of the gateway, with npm ci run there: the hot and
+                             cold targets' baseline, measured in the same rounds (smoke: this
+                             checkout, unless given)
   --enforce-targets          exit 1 when a target is missed (needs --baseline, but with
                              --memory-only)`;
 
@@ -91,7 +97,7 @@ export function readOptions(args: string[]): BenchOptions {
     throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
   const enforceTargets = values['enforce-targets'];
   if (enforceTargets && !smoke && !values['memory-only'] && values.baseline === undefined) {
-    throw new Error('--enforce-targets needs --baseline DIR: the cold target is CPU per request against that checkout');
+    throw new Error('--enforce-targets needs --baseline DIR: the hot and cold targets compare with that checkout');
   }
   return {
     smoke,
@@ -108,6 +114,6 @@ export function readOptions(args: string[]): BenchOptions {
     logLevel: logLevel as LogLevel,
     cpuProfDir: values['cpu-prof'],
     enforceTargets,
-    baseline: values.baseline === undefined ? undefined : checkoutOption('baseline', values.baseline),
+    baseline: values.baseline === undefined ? (smoke ? THIS_CHECKOUT : undefined) : checkoutOption('baseline', values.baseline),
   };
 }

@@ -23,11 +23,6 @@ export interface ServerStarted {
   url: string;
 }
 
-export interface BaselineStartParams {
-  /** Also the per-request work of any production gateway: request id, access line, the gateway's socket timeouts. */
-  production?: boolean;
-}
-
 export interface BaselineAnswer {
   body: Uint8Array;
   contentType: string;

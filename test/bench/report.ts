@@ -1,7 +1,8 @@
 import { cpus, platform, release, totalmem } from 'node:os';
 import type { Check } from './checks.js';
 import type { BenchOptions } from './options.js';
-import { coldCpuRatio, cpuRatio, MIB, pairedColdRatio, rssGrowthBytes, type BenchResults } from './results.js';
+import { mib, pairedRatio, rssGrowthBytes, type BenchResults } from './results.js';
+import { addedMs } from './scenarios/cold.js';
 import type { Summary } from './rounds.js';
 import type { TargetResult } from './targets.js';
 
@@ -13,7 +14,6 @@ const DISTURBED_SHARE = 0.05;
 const integer = (value: number) => Math.round(value).toLocaleString('en-US');
 const ms = (value: number) => value.toFixed(2);
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
-const mib = (bytes: number) => `${(bytes / MIB).toFixed(1)} MiB`;
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 
 function cpuCell(summary: Summary, probe = 'serverCpuUs'): string {
@@ -50,65 +50,73 @@ export function runFacts(options: BenchOptions): string {
     `(cold: ${options.coldRounds} rounds, after ${options.coldWarmupRequests} searches with ${options.concurrency} in flight); ` +
     `${options.concurrency} requests in flight (hot, memory), ${options.coldConcurrency} (cold); upstream search latency ${options.upstreamLatencyMs} ms; ` +
     `gateway: NODE_ENV=production, an API key on every request, rate limit on but far above the load, LOG_LEVEL=${options.logLevel} written to /dev/null. ` +
-    'Values are medians over rounds; ± is half the range of CPU µs/req over rounds.'
+    "Values are medians over rounds; ± is half the range of CPU µs/req over rounds; GC is the server's time in GC pauses per request and its longest pause in any round (perf_hooks); " +
+    'ref: the stored bytes (hot), the bare proxy for CPU and the upstream for req/s (cold).'
   );
 }
 
 export function resultsTable({ hot, cold }: BenchResults): string[] {
-  const lines = [
-    row(['Scenario', 'Server', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'CPU vs base', 'req/s vs base', 'Notes']),
-    row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---']),
-  ];
   if (hot.length === 0 && cold === undefined) return [];
-  for (const result of hot) {
-    const { spec, answer } = result;
-    const hotRow = (title: string, server: string, summary: Summary) =>
-      row([
-        title,
-        server,
-        integer(summary.requestsPerSecond),
-        ms(summary.p50Ms),
-        ms(summary.p99Ms),
-        cpuCell(summary),
-        `${cpuRatio(result, summary).toFixed(2)}×`,
-        `${(summary.requestsPerSecond / result.production.requestsPerSecond).toFixed(2)}×`,
-        loadNotes(summary).join('; '),
-      ]);
-    lines.push(
-      hotRow(`${spec.title} (${kib(answer.length)})`, 'node:http, stored bytes (the physical limit)', result.storedBytes),
-      hotRow('', 'production baseline: stored bytes, request id, access line, socket timeouts', result.production),
-      hotRow('', 'gateway', result.gateway),
-    );
-  }
-  if (cold === undefined) return lines;
-  const coldTitle = `cold: a new search each time, ${cold.concurrency} in flight`;
-  /** `cpuVsProxy` and `overProxy`: the gateway's figures against the bare proxy's, which its cold targets are judged by. */
-  const inFrontOfUpstream = (
-    server: string,
-    summary: Summary,
-    addedP50Ms: number,
-    addedP99Ms: number,
-    { addedLabel = 'added', cpuVsProxy = '', overProxy = [] as string[] } = {},
-  ) =>
+  const lines = [
     row([
-      '',
+      'Scenario',
+      'Server',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'server CPU µs/req',
+      'GC µs/req',
+      'longest GC pause ms',
+      'CPU vs ref',
+      'req/s vs ref',
+      'Notes',
+    ]),
+    row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---']),
+  ];
+  /** A server's row: `reference` is the row its ratios are of (hot: the stored bytes; cold: the bare proxy for CPU, the upstream for req/s). */
+  const serverRow = (title: string, server: string, summary: Summary, cpuReference: Summary, rpsReference: Summary, notes: string[]) =>
+    row([
+      title,
       server,
       integer(summary.requestsPerSecond),
       ms(summary.p50Ms),
       ms(summary.p99Ms),
       cpuCell(summary),
-      cpuVsProxy,
-      `${(summary.requestsPerSecond / cold.upstream.requestsPerSecond).toFixed(2)}×`,
-      [
-        `${addedLabel} p50 ${ms(addedP50Ms)} ms, p99 ${ms(addedP99Ms)} ms`,
-        ...overProxy,
-        `lookup service CPU ${cpuCell(summary, 'upstreamCpuUs')} µs/req`,
-        ...loadNotes(summary),
-      ].join('; '),
+      gcCell(summary),
+      pauseCell(summary),
+      `${(cpuOf(summary) / cpuOf(cpuReference)).toFixed(2)}×`,
+      `${(summary.requestsPerSecond / rpsReference.requestsPerSecond).toFixed(2)}×`,
+      [...notes, ...loadNotes(summary)].join('; '),
     ]);
+  for (const result of hot) {
+    const { spec, answer, storedBytes, gateway, peer, checkoutBaseline } = result;
+    const hotRow = (title: string, server: string, summary: Summary, notes: string[] = []) =>
+      serverRow(title, server, summary, storedBytes, storedBytes, notes);
+    lines.push(
+      hotRow(`${spec.title} (${kib(answer.length)})`, 'node:http, stored bytes (the physical limit)', storedBytes),
+      hotRow('', 'gateway', gateway),
+      ...(checkoutBaseline === undefined
+        ? []
+        : [
+            hotRow('', `--baseline gateway (${checkoutBaseline.commit})`, checkoutBaseline.summary, [
+              `the gateway's req/s over this one's: ${pairedMedian(checkoutBaseline.pairedRatios)}`,
+            ]),
+          ]),
+      hotRow('', 'peer: Mercurius + graphql-jit, no cache', peer),
+    );
+  }
+  if (cold === undefined) return lines;
+  const coldRow = (server: string, summary: Summary, notes: string[]) => {
+    const added = addedMs(cold, summary);
+    return serverRow('', server, summary, cold.proxy, cold.upstream, [
+      `added p50 ${ms(added.p50)} ms, p99 ${ms(added.p99)} ms`,
+      ...notes,
+      `lookup service CPU ${cpuCell(summary, 'upstreamCpuUs')} µs/req`,
+    ]);
+  };
   lines.push(
     row([
-      coldTitle,
+      `cold: a new search each time, ${cold.concurrency} in flight`,
       'upstream, direct',
       integer(cold.upstream.requestsPerSecond),
       ms(cold.upstream.p50Ms),
@@ -116,50 +124,64 @@ export function resultsTable({ hot, cold }: BenchResults): string[] {
       cpuCell(cold.upstream),
       '',
       '',
+      '',
+      '',
       ["CPU is the lookup service's", ...loadNotes(cold.upstream)].join('; '),
     ]),
-    inFrontOfUpstream('bare proxy (node:http, undici)', cold.proxy, cold.proxyAddedP50Ms, cold.proxyAddedP99Ms, {
-      addedLabel: 'the floor: added',
-      cpuVsProxy: '1.00×',
-    }),
-    inFrontOfUpstream('gateway', cold.gateway, cold.addedP50Ms, cold.addedP99Ms, {
-      cpuVsProxy: `${coldCpuRatio(cold).toFixed(2)}× proxy`,
-      overProxy: [
-        `over the bare proxy p50 ${ms(cold.gateway.p50Ms - cold.proxy.p50Ms)} ms, p99 ${ms(cold.gateway.p99Ms - cold.proxy.p99Ms)} ms`,
-      ],
-    }),
+    coldRow('bare proxy (node:http, undici)', cold.proxy, ['the floor']),
+    coldRow('peer: Mercurius + graphql-jit', cold.peer, []),
+    coldRow('gateway', cold.gateway, []),
+    ...(cold.checkoutBaseline === undefined
+      ? []
+      : [
+          coldRow(`--baseline gateway (${cold.checkoutBaseline.commit})`, cold.checkoutBaseline.summary, [
+            `the gateway's CPU per request over this one's: ${pairedMedian(cold.checkoutBaseline.pairedRatios)}`,
+          ]),
+        ]),
   );
-  const paired = pairedColdRatio(cold);
-  if (cold.checkoutBaseline !== undefined && paired !== undefined) {
-    const { summary, commit } = cold.checkoutBaseline;
-    lines.push(
-      inFrontOfUpstream(
-        `--baseline gateway (${commit})`,
-        summary,
-        summary.p50Ms - cold.upstream.p50Ms,
-        summary.p99Ms - cold.upstream.p99Ms,
-        {
-          cpuVsProxy: `${((summary.perRequest.serverCpuUs ?? Number.NaN) / (cold.proxy.perRequest.serverCpuUs ?? Number.NaN)).toFixed(2)}× proxy`,
-          overProxy: [
-            `the gateway's CPU per request over this one's: ${paired.median.toFixed(3)}×, median of ${paired.pairs} paired rounds`,
-          ],
-        },
-      ),
-    );
-  }
   return lines;
+}
+
+const cpuOf = (summary: Summary) => summary.perRequest.serverCpuUs ?? Number.NaN;
+
+function gcCell(summary: Summary): string {
+  const value = summary.perRequest.serverGcUs;
+  return value === undefined ? '' : integer(value);
+}
+
+function pauseCell(summary: Summary): string {
+  const value = summary.peaks.longestGcPauseUs;
+  return value === undefined ? '' : (value / 1000).toFixed(1);
+}
+
+function pairedMedian(ratios: number[]): string {
+  const paired = pairedRatio(ratios);
+  return paired === undefined ? 'no pairs' : `${paired.median.toFixed(3)}×, median of ${paired.pairs} paired rounds`;
+}
+
+/** The main gateway's RSS through the cold scenario, against the bound its caches keep. */
+export function coldMemoryLines({ cold }: BenchResults): string[] {
+  if (cold === undefined) return [];
+  const { cacheMaxBytes, atStart, afterWarmup, afterCold } = cold.gatewayMemory;
+  return [
+    `- cold, the gateway's RSS (CACHE_MAX_BYTES ${mib(cacheMaxBytes)}): ${mib(atStart.rssBytes)} after start, ${mib(afterWarmup.rssBytes)} after the cold warm-up, ` +
+      `${mib(afterCold.rssBytes)} after the cold rounds; its caches then held ${mib(afterCold.cacheBytes)}, its heap ${mib(afterCold.heapUsedBytes)}.`,
+  ];
 }
 
 /** A warning when other processes took a noticeable share of the machine while rounds were measured. */
 export function disturbance({ hot, cold }: BenchResults): string[] {
   const colds =
-    cold === undefined ? [] : [cold.upstream, cold.proxy, cold.gateway, ...(cold.checkoutBaseline ? [cold.checkoutBaseline.summary] : [])];
-  const worst = Math.max(
-    0,
-    ...[...hot.flatMap(({ storedBytes, production, gateway }) => [storedBytes, production, gateway]), ...colds].map(
-      (summary) => summary.othersCpuShare,
-    ),
-  );
+    cold === undefined
+      ? []
+      : [cold.upstream, cold.proxy, cold.peer, cold.gateway, ...(cold.checkoutBaseline ? [cold.checkoutBaseline.summary] : [])];
+  const hots = hot.flatMap(({ storedBytes, gateway, peer, checkoutBaseline }) => [
+    storedBytes,
+    gateway,
+    peer,
+    ...(checkoutBaseline ? [checkoutBaseline.summary] : []),
+  ]);
+  const worst = Math.max(0, ...[...hots, ...colds].map((summary) => summary.othersCpuShare));
   if (worst < DISTURBED_SHARE) return [];
   return [
     `**Disturbed run:** other processes used up to ${percent(worst)} of a core during measured rounds. ` +

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { CallMessage, ChildMessage } from './protocol.js';
@@ -45,8 +46,11 @@ export interface ChildOptions {
   nodeFlags?: string[];
   /** How node is started, e.g. pinned to a core; default: this process's node. */
   command?: (nodeArgs: string[]) => { file: string; args: string[] };
-  /** `ignore`: stdout goes nowhere (the benchmark's gateway logs there, as in production); `stderr`: onto this process's stderr. */
-  stdout?: 'ignore' | 'stderr';
+  /**
+   * `ignore`: stdout goes nowhere (the benchmark's gateway logs there, as in production); `stderr`: onto this
+   * process's stderr; `{ file }`: into that file, written by the child itself (e.g. a --trace-gc log).
+   */
+  stdout?: 'ignore' | 'stderr' | { file: string };
 }
 
 /**
@@ -99,12 +103,19 @@ export class HarnessChild {
     const nodeArgs = ['--import', 'tsx', '--expose-gc', ...(options.nodeFlags ?? []), options.script];
     const { file, args } = options.command?.(nodeArgs) ?? { file: process.execPath, args: nodeArgs };
     const stdout = options.stdout ?? 'ignore';
-    const child = spawn(file, args, {
-      cwd: REPO_ROOT,
-      env: options.env,
-      stdio: ['ignore', stdout === 'ignore' ? 'ignore' : 'pipe', 'pipe', 'ipc'],
-      serialization: 'advanced',
-    });
+    const stdoutFile = typeof stdout === 'object' ? openSync(stdout.file, 'w') : undefined;
+    let child: ChildProcess;
+    try {
+      child = spawn(file, args, {
+        cwd: REPO_ROOT,
+        env: options.env,
+        stdio: ['ignore', stdoutFile ?? (stdout === 'ignore' ? 'ignore' : 'pipe'), 'pipe', 'ipc'],
+        serialization: 'advanced',
+      });
+    } finally {
+      // The child has its own copy of the descriptor.
+      if (stdoutFile !== undefined) closeSync(stdoutFile);
+    }
     for (const stream of [child.stdout, child.stderr]) {
       if (stream) createInterface({ input: stream }).on('line', (line) => process.stderr.write(`[${options.name}] ${line}\n`));
     }

@@ -47,7 +47,7 @@ serveParent(
       logCounter = counter;
       const logger = createLogger(config.logLevel, counter && { write: (line: string) => counter.count(line.trimEnd()) });
       gateway = await startGateway(config, config.upstream, logger);
-      return { url: gateway.url, graphqlUrl: gateway.graphqlUrl };
+      return { url: gateway.url, graphqlUrl: gateway.graphqlUrl, cacheMaxBytes: config.cacheMaxBytes };
     },
     stats,
     async gc() {

@@ -25,6 +25,9 @@ export interface ProcessStats {
   cpuUs: number;
   rssBytes: number;
   heapUsedBytes: number;
+  /** Garbage collection pauses since the child started (serve-parent.ts says which), and their total length. */
+  gcPauses: number;
+  gcUs: number;
 }
 
 /** The gateway's log lines, counted in its process (gateway-child.ts with `log: 'count'`). */
@@ -54,4 +57,6 @@ export interface GatewayStartParams {
 export interface GatewayStarted {
   url: string;
   graphqlUrl: string;
+  /** CACHE_MAX_BYTES as the gateway read it: the bound its caches keep to. */
+  cacheMaxBytes: number;
 }

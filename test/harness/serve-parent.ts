@@ -1,3 +1,4 @@
+import { PerformanceObserver } from 'node:perf_hooks';
 import type { CallMessage, ChildMessage, ProcessStats } from './protocol.js';
 
 export type Handlers = Record<string, (params: unknown) => unknown>;
@@ -21,8 +22,9 @@ export function serveParent(handlers: Handlers, close: () => Promise<void> = () 
   if (send === undefined) throw new Error('A harness child must be started with an IPC channel');
   const reply = (message: ChildMessage) => new Promise<void>((resolve) => send(message, undefined, {}, () => resolve()));
 
+  const builtIn: Handlers = { longestGcPause };
   process.on('message', (message: CallMessage) => {
-    const handler = handlers[message.method];
+    const handler = handlers[message.method] ?? builtIn[message.method];
     Promise.resolve()
       .then(() => {
         if (handler === undefined) throw new Error(`Unknown call ${message.method}`);
@@ -48,10 +50,38 @@ export function serveParent(handlers: Handlers, close: () => Promise<void> = () 
   void reply({ alive: true });
 }
 
+/**
+ * The process's garbage collections as perf_hooks reports them: each pause
+ * of the main thread (a scavenge, a mark-compact's atomic pause, the start of
+ * incremental marking), observed from the child's start. Incremental marking
+ * steps taken between them are not reported (`--trace-gc` shows them).
+ */
+const gc = { pauses: 0, totalUs: 0, longestUsSinceRead: 0 };
+new PerformanceObserver((list) => {
+  for (const { duration } of list.getEntries()) {
+    const us = duration * 1000;
+    gc.pauses += 1;
+    gc.totalUs += us;
+    gc.longestUsSinceRead = Math.max(gc.longestUsSinceRead, us);
+  }
+}).observe({ entryTypes: ['gc'] });
+
 export function processStats(): ProcessStats {
   const { user, system } = process.cpuUsage();
   const { rss, heapUsed } = process.memoryUsage();
-  return { cpuUs: user + system, rssBytes: rss, heapUsedBytes: heapUsed };
+  return { cpuUs: user + system, rssBytes: rss, heapUsedBytes: heapUsed, gcPauses: gc.pauses, gcUs: gc.totalUs };
+}
+
+/**
+ * The longest GC pause (µs) since the last call, every child's: read before
+ * and after a round, it gives the round's. GC entries reach observers a turn
+ * of the event loop after the collection, so one turn is let pass first.
+ */
+async function longestGcPause(): Promise<number> {
+  await new Promise((resolve) => setImmediate(resolve));
+  const longest = gc.longestUsSinceRead;
+  gc.longestUsSinceRead = 0;
+  return longest;
 }
 
 /**

@@ -1,9 +1,8 @@
 import { createServer } from 'node:http';
-import { Pool } from 'undici';
 import type { LookupStarted, ServerStarted } from '../protocol.js';
-import { accessToken } from '../../support/lookup-client.js';
 import { processStats, serveParent } from '../../harness/serve-parent.js';
 import { listenOnLoopback } from './listen.js';
+import { connectLookup, type LookupSearch } from './lookup-search.js';
 
 /**
  * The floor of a cold request: a bare node:http server that turns each
@@ -18,23 +17,12 @@ interface SearchRequest {
   variables: { q: string; jurisdiction: string; pageSize: number };
 }
 
-interface UpstreamPage {
-  results: unknown[];
-  total: number;
-}
-
-let upstream: { pool: Pool; authorization: string } | undefined;
+let search: LookupSearch | undefined;
 
 async function searchAnswer(requestBody: Buffer): Promise<Buffer> {
-  if (upstream === undefined) throw new Error('The proxy has not been started');
+  if (search === undefined) throw new Error('The proxy has not been started');
   const { q, jurisdiction, pageSize } = (JSON.parse(requestBody.toString('utf8')) as SearchRequest).variables;
-  const response = await upstream.pool.request({
-    method: 'GET',
-    path: `/v1/company/search?${new URLSearchParams({ q, jurisdiction, pageSize: String(pageSize) })}`,
-    headers: { authorization: upstream.authorization, accept: 'application/json' },
-  });
-  if (response.statusCode !== 200) throw new Error(`The lookup service answered ${response.statusCode}: ${await response.body.text()}`);
-  const { results, total } = (await response.body.json()) as UpstreamPage;
+  const { results, total } = await search(q, jurisdiction, pageSize);
   return Buffer.from(JSON.stringify({ data: { searchCompanies: { totalCount: total, nodes: results } } }));
 }
 
@@ -51,8 +39,7 @@ const server = createServer((request, response) => {
 
 serveParent({
   async start(params): Promise<ServerStarted> {
-    const lookup = params as LookupStarted;
-    upstream = { pool: new Pool(lookup.url), authorization: `Bearer ${await accessToken(lookup)}` };
+    search = await connectLookup(params as LookupStarted);
     return listenOnLoopback(server);
   },
   stats: processStats,

@@ -1,9 +1,11 @@
-import { cpuUs, type BenchContext } from '../context.js';
+import { cpuUs, gatewayStats, serverReadings, type BenchContext } from '../context.js';
 import { LoadClient } from '../load.js';
-import { checkSearchAnswer, graphqlRequest, SEARCH_COMPANIES } from '../operations.js';
+import { checkSearchAnswer, graphqlRequest, SEARCH_COMPANIES, withoutFetchedAt } from '../operations.js';
 import { QueryCursor } from '../queries.js';
-import { type ContenderRuns, runInterleaved, summarize, type Contender, type Summary } from '../rounds.js';
+import { cpuPerRequest, ratiosOfPairs, runInterleaved, summarize, type Contender, type Summary } from '../rounds.js';
+import type { GatewayStats } from '../../harness/protocol.js';
 import { accessToken } from '../../support/lookup-client.js';
+import { send } from '../../support/http.js';
 
 export interface ColdResult {
   concurrency: number;
@@ -12,14 +14,21 @@ export interface ColdResult {
   /** A bare node:http proxy (children/proxy-server.ts): the least any gateway adds. */
   proxy: Summary;
   gateway: Summary;
+  /** The plain Mercurius server (children/mercurius-server.ts). */
+  peer: Summary;
   /** With --baseline: that checkout's gateway, in the same rounds, and the gateway's CPU per request over its, round by round. */
   checkoutBaseline: { commit: string; summary: Summary; pairedRatios: number[] } | undefined;
-  addedP50Ms: number;
-  addedP99Ms: number;
-  /** What the bare proxy adds over the upstream: the floor under `addedP50Ms` and `addedP99Ms` on this machine. */
-  proxyAddedP50Ms: number;
-  proxyAddedP99Ms: number;
+  /** The gateway's process: right after it started, after the cold warm-up (caches full), and after the cold rounds. */
+  gatewayMemory: { cacheMaxBytes: number; atStart: GatewayStats; afterWarmup: GatewayStats; afterCold: GatewayStats };
 }
+
+/** Latency a summary adds over the upstream called directly, at p50 and p99. */
+export function addedMs(cold: Pick<ColdResult, 'upstream'>, summary: Summary): { p50: number; p99: number } {
+  return { p50: summary.p50Ms - cold.upstream.p50Ms, p99: summary.p99Ms - cold.upstream.p99Ms };
+}
+
+/** New searches whose answers the gateway, the --baseline gateway and the peer are compared on after the rounds. */
+const COMPARED_SEARCHES = 10;
 
 /**
  * The upstream's largest page, which is what the gateway asks it for whatever
@@ -71,7 +80,7 @@ function checkUpstreamAnswer(status: number, body: Buffer): string | undefined {
  * sees one twice.
  */
 export async function runCold(context: BenchContext): Promise<ColdResult> {
-  const { options, gateway, proxy, lookup, checks, checkoutBaseline } = context;
+  const { options, gateway, proxy, peer, lookup, checks, checkoutBaseline } = context;
   context.queries.prepare(
     coldSearchesNeeded({
       rounds: options.coldRounds,
@@ -87,13 +96,18 @@ export async function runCold(context: BenchContext): Promise<ColdResult> {
   const upstreamQueries = new QueryCursor(context.queries);
   const gatewayQueries = new QueryCursor(context.queries);
   /** A contender at `url`, one request in flight in its rounds, warmed up with the same count of searches as the others. */
-  const contender = (name: string, url: string, plan: Contender['plan'], probes: Contender['probes']): Contender => ({
+  const contender = (name: string, url: string, plan: Contender['plan'], readings: Pick<Contender, 'probes' | 'peaks'>): Contender => ({
     name,
     client: new LoadClient(url, options.coldConcurrency),
     warmup: { client: new LoadClient(url, options.concurrency), requests: options.coldWarmupRequests },
     plan,
-    probes,
+    ...readings,
   });
+  /** A server in front of the lookup service: its own CPU and GC, and the lookup service's CPU. */
+  const inFront = (server: Parameters<typeof serverReadings>[0]) => {
+    const { probes, peaks } = serverReadings(server);
+    return { probes: { ...probes, upstreamCpuUs: () => cpuUs(lookup) }, peaks };
+  };
   const contenders: Contender[] = [
     contender(
       'upstream',
@@ -106,29 +120,40 @@ export async function runCold(context: BenchContext): Promise<ColdResult> {
         }),
         check: checkUpstreamAnswer,
       }),
-      { serverCpuUs: () => cpuUs(lookup) },
+      { probes: { serverCpuUs: () => cpuUs(lookup) } },
     ),
-    contender('bare proxy', proxy.url, coldGraphqlSearches(new QueryCursor(context.queries)), {
-      serverCpuUs: () => cpuUs(proxy),
-      upstreamCpuUs: () => cpuUs(lookup),
-    }),
+    contender('bare proxy', proxy.url, coldGraphqlSearches(new QueryCursor(context.queries)), inFront(proxy)),
+    contender('peer', peer.url, coldGraphqlSearches(new QueryCursor(context.queries)), inFront(peer)),
     contender('gateway', gateway.url, coldGraphqlSearches(gatewayQueries), {
-      serverCpuUs: () => cpuUs(gateway),
-      upstreamCpuUs: () => cpuUs(lookup),
-      upstreamSearches,
+      ...inFront(gateway),
+      probes: { ...inFront(gateway).probes, upstreamSearches },
     }),
     // Next to the gateway, so that each of its rounds runs beside one of this gateway's (rounds alternate their order).
     ...(checkoutBaseline === undefined
       ? []
       : [
-          contender(checkoutBaseline.name, checkoutBaseline.url, coldGraphqlSearches(new QueryCursor(context.queries)), {
-            serverCpuUs: () => cpuUs(checkoutBaseline),
-            upstreamCpuUs: () => cpuUs(lookup),
-          }),
+          contender(
+            checkoutBaseline.name,
+            checkoutBaseline.url,
+            coldGraphqlSearches(new QueryCursor(context.queries)),
+            inFront(checkoutBaseline),
+          ),
         ]),
   ];
+  let afterWarmup: GatewayStats | undefined;
   try {
-    const runs = await runInterleaved(contenders, { ...options, rounds: options.coldRounds }, context.machine);
+    const runs = await runInterleaved(
+      contenders,
+      {
+        ...options,
+        rounds: options.coldRounds,
+        afterWarmup: async () => {
+          afterWarmup = await gatewayStats(gateway);
+        },
+      },
+      context.machine,
+    );
+    const afterCold = await gatewayStats(gateway);
     const summaryOf = (name: string) => {
       const found = runs.get(name);
       if (found === undefined) throw new Error(`No rounds for ${name}`);
@@ -136,11 +161,13 @@ export async function runCold(context: BenchContext): Promise<ColdResult> {
     };
     const upstream = summaryOf('upstream');
     const proxySummary = summaryOf('bare proxy');
+    const peerSummary = summaryOf('peer');
     const gatewaySummary = summaryOf('gateway');
     const baselineSummary = checkoutBaseline && summaryOf(checkoutBaseline.name);
     for (const [name, summary] of [
       ['upstream', upstream],
       ['bare proxy', proxySummary],
+      ['peer', peerSummary],
       ['gateway', gatewaySummary],
       ...(baselineSummary === undefined ? [] : [[checkoutBaseline!.name, baselineSummary] as const]),
     ] as const) {
@@ -160,23 +187,23 @@ export async function runCold(context: BenchContext): Promise<ColdResult> {
       requests > 0 && searches >= requests,
       `${searches} upstream searches for ${requests} requests in measured rounds; ${gatewayQueries.used} distinct searches sent in all`,
     );
+    await compareAnswers(context, gatewayQueries);
+    if (afterWarmup === undefined) throw new Error('The cold warm-up did not end');
     return {
       concurrency: options.coldConcurrency,
       upstream,
       proxy: proxySummary,
+      peer: peerSummary,
       gateway: gatewaySummary,
       checkoutBaseline:
         checkoutBaseline && baselineSummary
           ? {
               commit: checkoutBaseline.commit,
               summary: baselineSummary,
-              pairedRatios: pairedCpuRatios(runs, 'gateway', checkoutBaseline.name),
+              pairedRatios: ratiosOfPairs(runs, 'gateway', checkoutBaseline.name, cpuPerRequest),
             }
           : undefined,
-      addedP50Ms: gatewaySummary.p50Ms - upstream.p50Ms,
-      addedP99Ms: gatewaySummary.p99Ms - upstream.p99Ms,
-      proxyAddedP50Ms: proxySummary.p50Ms - upstream.p50Ms,
-      proxyAddedP99Ms: proxySummary.p99Ms - upstream.p99Ms,
+      gatewayMemory: { cacheMaxBytes: gateway.cacheMaxBytes, atStart: gateway.atStart, afterWarmup, afterCold },
     };
   } finally {
     await Promise.all(contenders.flatMap(({ client, warmup }) => [client.close(), ...(warmup ? [warmup.client.close()] : [])]));
@@ -184,13 +211,27 @@ export async function runCold(context: BenchContext): Promise<ColdResult> {
 }
 
 /**
- * `name`'s server CPU per request over `baseline`'s, one per round: each
- * pair of rounds ran next to each other, and the machine drifts between
- * rounds far more than within a pair.
+ * New searches, none sent before, to the gateway and the --baseline gateway:
+ * their answers must be the same bytes but for `fetchedAt` (a change to how
+ * windows are held must not change an answer).
  */
-export function pairedCpuRatios(runs: Map<string, ContenderRuns>, name: string, baseline: string): number[] {
-  const perRequest = (contender: string) =>
-    (runs.get(contender)?.rounds ?? []).map(({ run, growth }) => (growth.serverCpuUs ?? Number.NaN) / run.requests);
-  const baselines = perRequest(baseline);
-  return perRequest(name).map((cpu, round) => cpu / (baselines[round] ?? Number.NaN));
+async function compareAnswers(context: BenchContext, queries: QueryCursor): Promise<void> {
+  const { gateway, checkoutBaseline, checks } = context;
+  if (checkoutBaseline === undefined) return;
+  const differences: string[] = [];
+  for (let i = 0; i < COMPARED_SEARCHES; i++) {
+    const variables = queries.next();
+    const request = graphqlRequest('/graphql', SEARCH_COMPANIES, { ...variables, pageSize: PAGE_SIZE });
+    const [ours, theirs] = await Promise.all([send(gateway.url, request), send(checkoutBaseline.url, request)]);
+    if (ours.status !== theirs.status || !withoutFetchedAt(ours.body).equals(withoutFetchedAt(theirs.body))) {
+      differences.push(
+        `${JSON.stringify(variables)}: ${ours.status} ${ours.body.length} B against ${theirs.status} ${theirs.body.length} B`,
+      );
+    }
+  }
+  checks.record(
+    `cold: ${COMPARED_SEARCHES} new searches answered by the gateway as by the --baseline gateway, byte for byte but for fetchedAt`,
+    differences.length === 0,
+    differences.slice(0, 3).join('; '),
+  );
 }

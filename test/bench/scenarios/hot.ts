@@ -1,8 +1,8 @@
-import { cpuUs, type BenchContext } from '../context.js';
+import { serverReadings, type BenchContext, type Server } from '../context.js';
 import { send } from '../../support/http.js';
-import { LoadClient, type LoadRequest } from '../load.js';
-import { checkSearchAnswer, graphqlRequest, type Operation } from '../operations.js';
-import { runInterleaved, summarize, type Contender, type Summary } from '../rounds.js';
+import { LoadClient, type LoadPlan, type LoadRequest } from '../load.js';
+import { checkSearchAnswer, graphqlRequest, type Operation, withoutFetchedAt } from '../operations.js';
+import { ratiosOfPairs, requestsPerSecond, runInterleaved, summarize, type Contender, type Summary } from '../rounds.js';
 
 export interface HotSpec {
   id: string;
@@ -15,22 +15,41 @@ export interface HotSpec {
 
 export interface HotResult {
   spec: HotSpec;
-  /** The gateway's first answer: what the baselines serve and every later answer must equal. */
+  /** The gateway's first answer: what the stored-bytes server serves and every later answer must equal. */
   answer: Buffer;
   /** Writing the stored bytes and nothing else: the physical limit. */
   storedBytes: Summary;
-  /** The stored bytes with a production gateway's per-request work: the target's baseline. */
-  production: Summary;
   gateway: Summary;
+  /** The plain Mercurius server, answering every request afresh: it has no cache of answers. */
+  peer: Summary;
+  /** With --baseline: that checkout's gateway, and the gateway's requests per second over its, round by round. */
+  checkoutBaseline: { commit: string; summary: Summary; pairedRatios: number[] } | undefined;
+}
+
+/** The companies an answer holds, by jurisdiction and number, in order. */
+function companiesOf(body: Buffer): string[] {
+  const { data } = JSON.parse(body.toString('utf8')) as {
+    data?: { searchCompanies?: { edges?: { node: Company }[]; nodes?: Company[] } };
+  };
+  const connection = data?.searchCompanies;
+  const companies = connection?.nodes ?? connection?.edges?.map(({ node }) => node) ?? [];
+  return companies.map(({ jurisdiction, companyNumber }) => `${jurisdiction ?? ''}:${companyNumber}`);
+}
+
+interface Company {
+  jurisdiction?: string;
+  companyNumber: string;
 }
 
 /**
  * One query over and over. The first answer is executed in full; the
- * baselines then serve its bytes, and every gateway answer must be those
- * bytes again, as must fresh executions over the same data afterwards.
+ * stored-bytes server then serves its bytes, and every gateway answer must be
+ * those bytes again, as must fresh executions over the same data afterwards.
+ * The peer's answers must hold the same companies, each the same as its first
+ * but for `fetchedAt`.
  */
 export async function runHot(context: BenchContext, spec: HotSpec): Promise<HotResult> {
-  const { checks, gateway, storedBytes, productionBaseline, options } = context;
+  const { checks, gateway, storedBytes, peer, checkoutBaseline, options } = context;
   const request = graphqlRequest('/graphql', spec.operation, spec.variables);
   const first = await send(gateway.url, request);
   const problem = checkSearchAnswer(first.status, first.body);
@@ -38,49 +57,80 @@ export async function runHot(context: BenchContext, spec: HotSpec): Promise<HotR
     throw new Error(`${spec.id}: the gateway did not answer the hot query: ${problem}`);
   }
   const contentType = first.headers['content-type'];
-  for (const baseline of [storedBytes, productionBaseline]) {
-    await baseline.child.call('answer', { body: first.body, contentType: typeof contentType === 'string' ? contentType : '' });
+  await storedBytes.child.call('answer', { body: first.body, contentType: typeof contentType === 'string' ? contentType : '' });
+  const baselineFirst = checkoutBaseline && (await send(checkoutBaseline.url, request));
+  if (baselineFirst) {
+    checks.identical(
+      `${spec.id}: the --baseline gateway's answer = the gateway's (fetchedAt aside)`,
+      withoutFetchedAt(baselineFirst.body),
+      withoutFetchedAt(first.body),
+    );
   }
+  const peerFirst = await send(peer.url, request);
+  const peerProblem = checkSearchAnswer(peerFirst.status, peerFirst.body);
+  checks.record(
+    `${spec.id}: the peer's answer holds the gateway's companies, in its order`,
+    peerProblem === undefined && companiesOf(peerFirst.body).join() === companiesOf(first.body).join(),
+    peerProblem ?? `${companiesOf(peerFirst.body).length} companies, against the gateway's ${companiesOf(first.body).length}`,
+  );
 
-  const sameAsFirst = (status: number, body: Buffer) =>
+  const sameAs = (expected: Buffer, normalize: (body: Buffer) => Buffer) => (status: number, body: Buffer) =>
     status !== 200
       ? `status ${status}`
-      : body.equals(first.body)
+      : normalize(body).equals(normalize(expected))
         ? undefined
-        : `answer differs from the first (${body.length} vs ${first.body.length} bytes)`;
-  const contender = (name: string, server: typeof gateway, load: LoadRequest): Contender => ({
+        : `answer differs from the first (${body.length} vs ${expected.length} bytes)`;
+  const asIs = (body: Buffer) => body;
+  const contender = (name: string, server: Server, check: LoadPlan['check']): Contender => ({
     name,
     client: new LoadClient(server.url, options.concurrency),
-    plan: () => ({ next: () => load, check: sameAsFirst }),
-    probes: { serverCpuUs: () => cpuUs(server) },
+    plan: () => ({ next: (): LoadRequest => request, check }),
+    ...serverReadings(server),
   });
+  const baselineName = checkoutBaseline && `--baseline gateway (${checkoutBaseline.commit})`;
   const contenders = [
-    contender('stored bytes', storedBytes, request),
-    contender('production baseline', productionBaseline, request),
-    contender('gateway', gateway, request),
+    contender('stored bytes', storedBytes, sameAs(first.body, asIs)),
+    contender('gateway', gateway, sameAs(first.body, asIs)),
+    ...(checkoutBaseline && baselineName && baselineFirst
+      ? [contender(baselineName, checkoutBaseline, sameAs(baselineFirst.body, asIs))]
+      : []),
+    contender('peer', peer, sameAs(peerFirst.body, withoutFetchedAt)),
   ];
   try {
     const runs = await runInterleaved(contenders, options, context.machine);
-    const summaries = contenders.map(({ name }) => {
-      const summary = runs.get(name);
-      if (summary === undefined) throw new Error(`No rounds for ${name}`);
-      return [name, summarize(summary)] as const;
-    });
-    for (const [name, summary] of summaries) {
+    const summaryOf = (name: string): Summary => {
+      const runsOf = runs.get(name);
+      if (runsOf === undefined) throw new Error(`No rounds for ${name}`);
+      const summary = summarize(runsOf);
       checks.record(
-        `${spec.id}: every ${name} answer is 200 and byte-identical to the first`,
+        `${spec.id}: every ${name} answer is 200 and ${name === 'peer' ? 'the same as its first but for fetchedAt' : 'byte-identical to the first'}`,
         summary.failures === 0,
         summary.failures === 0
           ? `${summary.requests} answers in measured rounds`
           : `${summary.failures} not: ${summary.failureSamples.join('; ')}`,
       );
-    }
+      return summary;
+    };
+    const result: HotResult = {
+      spec,
+      answer: first.body,
+      storedBytes: summaryOf('stored bytes'),
+      gateway: summaryOf('gateway'),
+      peer: summaryOf('peer'),
+      checkoutBaseline:
+        checkoutBaseline && baselineName
+          ? {
+              commit: checkoutBaseline.commit,
+              summary: summaryOf(baselineName),
+              pairedRatios: ratiosOfPairs(runs, 'gateway', baselineName, requestsPerSecond),
+            }
+          : undefined,
+    };
     for (const { label, variables } of spec.sameData) {
       const fresh = await send(gateway.url, graphqlRequest('/graphql', spec.operation, variables));
       checks.identical(`${spec.id}: hot answer = fresh execution over the same data (${label})`, first.body, fresh.body);
     }
-    const [storedBytesSummary, productionSummary, gatewaySummary] = summaries.map(([, summary]) => summary) as [Summary, Summary, Summary];
-    return { spec, answer: first.body, storedBytes: storedBytesSummary, production: productionSummary, gateway: gatewaySummary };
+    return result;
   } finally {
     await Promise.all(contenders.map(({ client }) => client.close()));
   }

@@ -1,14 +1,7 @@
 import type { BenchContext, Server } from '../context.js';
 import { send } from '../../support/http.js';
-import { graphqlRequest } from '../operations.js';
+import { graphqlRequest, withoutFetchedAt } from '../operations.js';
 import type { HotResult } from './hot.js';
-
-/** `fetchedAt` says when the upstream was asked, which differs between two gateways and nothing else should. */
-const FETCHED_AT = /"fetchedAt":"[^"]*"/g;
-
-function withoutFetchedAt(body: Buffer): Buffer {
-  return Buffer.from(body.toString('utf8').replace(FETCHED_AT, '"fetchedAt":"-"'));
-}
 
 /**
  * The hot answers of the main gateway, after thousands of repeats, against
