@@ -8,7 +8,9 @@ import { type Deadline, waitWithin } from './resilience/deadline.js';
 import { SEARCH_ENDPOINT, UPSTREAM_MAX_PAGE_SIZE, type WindowRequest } from './search-call.js';
 import type { CallAdmission, HeldBack, SharedStore } from './shared-store.js';
 import { SharedWindows, type WindowFetchClaim } from './shared-windows.js';
-import { type SearchWindow, windowEntryBytes, windowKey } from './window-size.js';
+import { entryBytes, entryKey } from './cache-entry.js';
+import { windowBytes, windowFromBytes } from './window-bytes.js';
+import { type SearchWindow, windowKey } from './window-size.js';
 
 export interface SearchCacheOptions {
   /** How long a window is fresh. */
@@ -17,7 +19,7 @@ export interface SearchCacheOptions {
   staleWhileRevalidateMs: number;
   /** How long past its TTL a window is still served when fetching it anew fails. */
   staleIfErrorMs: number;
-  /** Upper bound of the cache, counted in bytes held: each window as read, its key and bookkeeping (see window-size.ts). */
+  /** Upper bound of the cache, counted in bytes held: each window's bytes (window-bytes.ts) and its entry's (cache-entry.ts). */
   maxBytes: number;
 }
 
@@ -64,9 +66,14 @@ export interface WindowRead {
  * served by their age (fresh, stale while revalidating, stale if the upstream
  * fails), one fetch at a time per window; in a fleet, with the fleet's store
  * as a second level and one fetch per window for the fleet.
+ *
+ * A window is held as bytes (window-bytes.ts) and read back only for a
+ * request that needs it; the requests waiting for its fetch get the window
+ * as read from the upstream.
  */
 export class WindowCache {
-  readonly #windows: LRUCache<string, SearchWindow>;
+  /** Each window's bytes, under its key's digest (cache-entry.ts). */
+  readonly #windows: LRUCache<string, Buffer>;
   readonly #options: WindowCacheOptions;
   readonly #shared: SharedWindows | undefined;
   /** How long past its fetch a window may be served at all. */
@@ -95,9 +102,9 @@ export class WindowCache {
         fetchTimeoutMs: options.fetchTimeoutMs,
         clock: this.#clock,
       });
-    this.#windows = new LRUCache<string, SearchWindow>({
+    this.#windows = new LRUCache<string, Buffer>({
       maxSize: maxBytes,
-      sizeCalculation: windowEntryBytes,
+      sizeCalculation: entryBytes,
       // Freshness is judged by each window's age in #lookUp; the cache only
       // drops what can no longer be served at all.
       ttl: this.#maxAgeMs,
@@ -134,7 +141,7 @@ export class WindowCache {
     const fetchUpstream = (admitted: boolean) => this.#options.fetchWindow(request, admitted);
     const fetching = (this.#shared ? this.#shared.fetch(key, claim, fetchUpstream, background) : fetchUpstream(false))
       .then((window) => {
-        this.#windows.set(key, window, { ttl: this.#remainingMs(window) });
+        this.#keep(key, window);
         return window;
       })
       .catch((error: unknown) => {
@@ -160,7 +167,7 @@ export class WindowCache {
     const looking = shared
       .lookup(key)
       .then(({ window, claim }) => {
-        if (window !== undefined) this.#windows.set(key, window, { ttl: this.#remainingMs(window) });
+        if (window !== undefined) this.#keep(key, window);
         const servable = window !== undefined && this.#clock() - window.fetchedAt <= ttlMs + staleWhileRevalidateMs;
         const refreshing = claim && this.#refresh(key, { ...request, background: servable }, claim);
         return { window, refreshing };
@@ -168,6 +175,17 @@ export class WindowCache {
       .finally(() => this.#sharedLookups.delete(key));
     this.#sharedLookups.set(key, looking);
     return looking;
+  }
+
+  /** Keeps `window` as bytes for as long as its age allows. */
+  #keep(key: string, window: SearchWindow): void {
+    this.#windows.set(entryKey(key), windowBytes(key, window), { ttl: this.#remainingMs(window) });
+  }
+
+  /** The window kept for `key`, read back from its bytes, if any. */
+  #kept(key: string): SearchWindow | undefined {
+    const bytes = this.#windows.get(entryKey(key));
+    return bytes && windowFromBytes(bytes, key);
   }
 
   /** How much longer `window` may be served: a window another instance fetched is not as young as its arrival here. */
@@ -207,7 +225,7 @@ export class WindowCache {
   async #lookUp(request: WindowRequest, deadline: Deadline, span: Span | undefined): Promise<WindowRead> {
     const key = windowKey(request.query, request.index);
     const { ttlMs, staleWhileRevalidateMs } = this.#options.cache;
-    let cached = this.#windows.get(key);
+    let cached = this.#kept(key);
     // In a fleet, the fetch the lookup in the store started, if it did; and whether this request's lookup started it.
     let refreshing: Promise<SearchWindow> | undefined;
     let started = false;

@@ -1,5 +1,4 @@
 import type { Company } from './company.js';
-import { exactArrayBytes, HEAP_NUMBER_BYTES, LRU_ENTRY_BYTES, objectBytes, parsedDataBytes, stringBytes } from './heap-size.js';
 import type { SearchQuery } from './search-query.js';
 
 /** Up to UPSTREAM_MAX_PAGE_SIZE results of a search, as the search cache keeps them. */
@@ -25,29 +24,4 @@ export const NO_REPEATS: readonly number[] = Object.freeze([]);
  */
 export function windowKey(query: SearchQuery, index: number): string {
   return [query.jurisdiction, query.q, index].join('\u0000');
-}
-
-/** The window object: four fields, `fetchedAt` a boxed number (epoch milliseconds are past the small-integer range), and `total` may be one too. */
-const WINDOW_OBJECT_BYTES = objectBytes(4) + 2 * HEAP_NUMBER_BYTES;
-
-/**
- * What a cached window holds: the cache's entry, the key, the window object,
- * its slots array (made by `map`, exactly as long as the results) and each
- * company as read (strings, Dates, addresses, previous names). Linear in the
- * window; counted once, when the window enters the cache.
- *
- * Checked with scripts/calibrate-cache-sizes.ts, which compares the heap a
- * window holds after GC with this count for windows of several shapes (its
- * latest output, with its date: docs/behaviour.md, *What the caches count*).
- *
- * Never below what is held; above it by short strings shared between windows
- * (JSON.parse interns those up to 10 characters) and property stores an
- * object may not have (see objectBytes).
- */
-export function windowEntryBytes(window: SearchWindow, key: string): number {
-  let bytes = LRU_ENTRY_BYTES + stringBytes(key) + WINDOW_OBJECT_BYTES + exactArrayBytes(window.slots.length);
-  // Slot numbers are small integers, held in the array itself.
-  if (window.repeated !== NO_REPEATS) bytes += exactArrayBytes(window.repeated.length);
-  for (const company of window.slots) bytes += parsedDataBytes(company);
-  return bytes;
 }

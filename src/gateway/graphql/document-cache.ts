@@ -1,6 +1,6 @@
 import type { DocumentNode } from 'graphql';
 import { LRUCache } from 'lru-cache';
-import { LRU_ENTRY_BYTES } from '../../upstream/heap-size.js';
+import { CACHE_ENTRY_BYTES } from '../../upstream/cache-entry.js';
 
 /** The share of CACHE_MAX_BYTES given to parsed documents. */
 export const DOCUMENT_CACHE_SHARE = 1 / 8;
@@ -19,7 +19,7 @@ export const DOCUMENT_CACHE_SHARE = 1 / 8;
 export const DOCUMENT_BYTES_PER_CHARACTER = 200;
 
 function entryBytes(source: string): number {
-  return LRU_ENTRY_BYTES + source.length * DOCUMENT_BYTES_PER_CHARACTER;
+  return CACHE_ENTRY_BYTES + source.length * DOCUMENT_BYTES_PER_CHARACTER;
 }
 
 /**

@@ -1,8 +1,7 @@
-import { hash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
+import { entryBytes, entryKey, ownedBytes } from '../../upstream/cache-entry.js';
 import { systemClock, type Clock } from '../../upstream/resilience/clock.js';
-import { bufferBytes, LRU_ENTRY_BYTES, objectBytes, stringBytes } from '../../upstream/heap-size.js';
 import { isBatchBody } from '../graphql/batch-body.js';
 
 export interface SerializedAnswer {
@@ -11,7 +10,7 @@ export interface SerializedAnswer {
 }
 
 export interface ResponseCacheOptions {
-  /** Upper bound, counted in bytes held: answers, keys and bookkeeping. */
+  /** Upper bound, counted in bytes held: each answer's body and its entry's (cache-entry.ts). */
   maxBytes: number;
   /** No answer is reused for longer than this, whatever its data says. */
   maxTtlMs: number;
@@ -33,24 +32,9 @@ export const MAX_ENTRY_SHARE = 1 / 64;
 
 /**
  * Longest request whose answer is kept, in bytes of URL, Content-Type and
- * body, far above dashboards' requests: it bounds what a key costs to compute,
- * and what the parts kept in a key as they are (a POST's URL, the
- * Content-Type) can add to the cache.
+ * body, far above dashboards' requests: it bounds what a key costs to compute.
  */
 export const MAX_KEY_LENGTH = 8_192;
-
-/**
- * What an entry holds: the cache's entry, the key, the answer object, its
- * content type and its body with the Buffer's own bookkeeping.
- *
- * Checked with scripts/calibrate-cache-sizes.ts, which compares the heap and
- * the process memory outside it that answers of several sizes hold after GC
- * with this count (its latest output, with its date: docs/behaviour.md,
- * *What the caches count*).
- */
-function entryBytes(answer: SerializedAnswer, key: string): number {
-  return LRU_ENTRY_BYTES + stringBytes(key) + objectBytes(2) + stringBytes(answer.contentType) + bufferBytes(answer.body.byteLength);
-}
 
 /**
  * Serialized answers to GraphQL requests, reused byte for byte when the same
@@ -61,9 +45,9 @@ function entryBytes(answer: SerializedAnswer, key: string): number {
  * The key is the request exactly as sent (method, target, Accept,
  * Content-Type, body; see keyOf), so telling two requests apart costs a
  * digest of their bytes, a map lookup and no parsing; the same operation
- * written differently is merely another entry. Keys count towards the byte bound.
- * Each entry counts what it holds (see entryBytes), not only its body: a
- * small answer holds several times its own bytes.
+ * written differently is merely another entry. Each entry counts its body's
+ * bytes and what every entry holds besides (cache-entry.ts): a small answer
+ * holds several times its own bytes.
  */
 export class ResponseCache {
   readonly #answers: LRUCache<string, SerializedAnswer>;
@@ -78,7 +62,7 @@ export class ResponseCache {
     this.#answers = new LRUCache<string, SerializedAnswer>({
       maxSize: options.maxBytes,
       maxEntrySize: Math.floor(options.maxBytes * MAX_ENTRY_SHARE),
-      sizeCalculation: entryBytes,
+      sizeCalculation: (answer) => entryBytes(answer.body),
       ttl: options.maxTtlMs,
       // A clock reading per check instead of lru-cache's 1 ms timer per access (see the search cache in upstream/search-windows.ts).
       ttlResolution: 0,
@@ -86,25 +70,24 @@ export class ResponseCache {
     });
   }
 
-  /** Bytes held now: answers, keys and bookkeeping. */
+  /** Bytes held now, as the bound counts them. */
   get bytes(): number {
     return this.#answers.calculatedSize;
   }
 
   /**
-   * The request as it was sent: method, Accept and Content-Type as they are,
-   * and the part that carries the operation (a GET's target, a POST's body)
-   * by its SHA-256 (a POST's target as it is, before it). Two requests share
-   * a key only when those bytes are the same (SHA-256 has no known
-   * collision), and an entry holds a short key instead of a copy of its request.
-   * A key of the bytes themselves costs more: V8 hashes a new string a
-   * character at a time, where SHA-256 runs over the bytes in native code.
+   * The request as it was sent, by the SHA-256 of its method, Accept,
+   * Content-Type, target and body (entryKey). Two requests share a key only
+   * when those bytes are the same, and an entry holds a key of 44 characters
+   * however long its request. A key of the bytes themselves costs more: V8
+   * hashes a new string a character at a time, where SHA-256 runs over the
+   * bytes in native code.
    */
   keyOf(request: IncomingMessage, body: Buffer | undefined): string {
     const { headers } = request;
-    const target = request.url ?? '';
-    const operation = body === undefined ? digestOf(target) : `${target}\n${digestOf(body)}`;
-    return [this.#generation, request.method, headers.accept ?? '', headers['content-type'] ?? '', operation].join('\n');
+    // Each part ends at a line break, which none can hold (Node refuses one in a header or the target), and the body comes last.
+    const head = `${this.#generation}\n${request.method}\n${headers.accept ?? ''}\n${headers['content-type'] ?? ''}\n${request.url ?? ''}\n`;
+    return entryKey(body === undefined ? head : Buffer.concat([Buffer.from(head), body]));
   }
 
   get(key: string): SerializedAnswer | undefined {
@@ -130,15 +113,8 @@ export class ResponseCache {
   set(key: string, answer: SerializedAnswer, freshUntil: number): void {
     const ttl = Math.min(freshUntil - this.#clock(), this.#maxTtlMs);
     if (ttl < 1) return;
-    const { body } = answer;
-    // Not Buffer.copyBytesFrom: it serves small copies from the same shared pool.
-    const owned = body.byteLength === body.buffer.byteLength ? body : Buffer.from(new Uint8Array(body).buffer);
-    this.#answers.set(key, { contentType: answer.contentType, body: owned }, { ttl: Math.floor(ttl) });
+    this.#answers.set(key, { contentType: answer.contentType, body: ownedBytes(answer.body) }, { ttl: Math.floor(ttl) });
   }
-}
-
-function digestOf(bytes: string | Buffer): string {
-  return hash('sha256', bytes, 'base64');
 }
 
 /**

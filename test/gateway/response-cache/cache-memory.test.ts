@@ -1,19 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { DOCUMENT_CACHE_SHARE } from '../../../src/gateway/graphql/document-cache.js';
 import { RESPONSE_CACHE_SHARE } from '../../../src/gateway/response-cache/response-cache.js';
+import { CACHE_ENTRY_BYTES } from '../../../src/upstream/cache-entry.js';
+import { windowBytes } from '../../../src/upstream/window-bytes.js';
+import { NO_REPEATS, windowKey } from '../../../src/upstream/window-size.js';
 import { DashboardSearchDocument } from '../../generated/graphql.js';
 import { startStack, type Stack } from '../../support/stack.js';
 
 /**
- * Heap one window of an empty search holds after GC, cache entry and key
- * included: scripts/calibrate-cache-sizes.ts measured 249 bytes (Node 20, 64-bit).
+ * Each entry counts its bytes and CACHE_ENTRY_BYTES, which covers what holds
+ * them (test/upstream/cache-entry.test.ts): counted at their bytes alone,
+ * small entries would hold several times the bound.
  */
-const EMPTY_WINDOW_HELD_BYTES = 249;
-/**
- * What a kept answer holds beyond its key and body: the cache's entry, the
- * answer object and the Buffer's heap objects and bookkeeping outside the heap
- * (the same script: 809 bytes for a 150-byte answer under the card query's 109-character key).
- */
-const ANSWER_HELD_BEYOND_KEY_AND_BODY = 530;
 const SEARCHES = 300;
 /** Searches that match no company: a window of no results, and a short answer. */
 const nothing = (i: number) => `qx${i}zq`;
@@ -45,7 +43,7 @@ async function keptOf(count: number, send: (i: number) => Promise<void>, misses:
 const SEQUENTIAL_REQUESTS_TIMEOUT_MS = 120_000;
 
 describe('cache memory bound', { timeout: SEQUENTIAL_REQUESTS_TIMEOUT_MS }, () => {
-  it('keeps no more windows of empty searches than the memory they hold fits in CACHE_MAX_BYTES', async () => {
+  it('keeps as many windows of empty searches as their bytes and one entry charge each fit in their share of CACHE_MAX_BYTES', async () => {
     const maxBytes = 32 * 1024;
     stack = await startStack({ gateway: { cacheMaxBytes: maxBytes, responseCache: false, cacheTtlMs: 600_000, rateLimitPerMinute: 0 } });
     const running = stack;
@@ -57,13 +55,17 @@ describe('cache memory bound', { timeout: SEQUENTIAL_REQUESTS_TIMEOUT_MS }, () =
       },
       () => running.lookup.counters.searchRequests,
     );
-    // Counted at the 24 bytes of their JSON, all 300 stayed: 7 KiB counted, 73 KiB held.
-    expect(kept).toBeLessThanOrEqual(Math.floor(maxBytes / EMPTY_WINDOW_HELD_BYTES));
-    // Nor counted at much more than they hold.
-    expect(kept).toBeGreaterThanOrEqual(Math.floor(maxBytes / (2 * EMPTY_WINDOW_HELD_BYTES)));
+    // Without answers, the windows have all but the documents' share.
+    const share = maxBytes - Math.floor(maxBytes * DOCUMENT_CACHE_SHARE);
+    const counted = (i: number) =>
+      windowBytes(windowKey({ q: nothing(i), jurisdiction: 'GB' }, 0), { slots: [], repeated: NO_REPEATS, total: 0, fetchedAt: Date.now() })
+        .byteLength + CACHE_ENTRY_BYTES;
+    // Counted at the 24 bytes of their upstream JSON, all 300 stayed: 7 KiB counted, 73 KiB held.
+    expect(kept).toBeLessThanOrEqual(Math.floor(share / counted(0)));
+    expect(kept).toBeGreaterThanOrEqual(Math.floor(share / counted(SEARCHES - 1)));
   });
 
-  it('keeps no more short answers than the memory they hold fits in their share of CACHE_MAX_BYTES', async () => {
+  it('keeps as many short answers as their bodies and one entry charge each fit in their share of CACHE_MAX_BYTES', async () => {
     // Large enough that one short answer fits in the share one entry may take (MAX_ENTRY_SHARE).
     const maxBytes = 128 * 1024;
     stack = await startStack({ gateway: { cacheMaxBytes: maxBytes, cacheTtlMs: 600_000, rateLimitPerMinute: 0 } });
@@ -71,6 +73,7 @@ describe('cache memory bound', { timeout: SEQUENTIAL_REQUESTS_TIMEOUT_MS }, () =
     const path = (i: number) => `/graphql?query=${encodeURIComponent(`{searchCompanies(q:"${nothing(i)}",jurisdiction:GB){totalCount}}`)}`;
     const accept = 'application/json';
     let longestBody = 0;
+    let shortestBody = Number.POSITIVE_INFINITY;
     const yogaRuns = () => running.logs.filter((line) => line.includes('"Parsing request to extract GraphQL parameters"')).length;
     const kept = await keptOf(
       SEARCHES,
@@ -79,14 +82,13 @@ describe('cache memory bound', { timeout: SEQUENTIAL_REQUESTS_TIMEOUT_MS }, () =
         expect(status).toBe(200);
         expect(JSON.parse(text).data.searchCompanies.totalCount).toBe(0);
         longestBody = Math.max(longestBody, Buffer.byteLength(text));
+        shortestBody = Math.min(shortestBody, Buffer.byteLength(text));
       },
       yogaRuns,
     );
     const share = Math.floor(maxBytes * RESPONSE_CACHE_SHARE);
-    // A GET's key: method, Accept, an empty Content-Type and the URL's SHA-256 in base64, one byte a character.
-    const longestKeyAndBody = `GET\n${accept}\n\n`.length + 44 + longestBody;
     // Counted at their key, body and 256 bytes (before entries counted what they hold), 78 stayed, holding about 49 KiB in a 32 KiB share.
-    expect(kept).toBeLessThanOrEqual(Math.floor(share / (longestKeyAndBody + ANSWER_HELD_BEYOND_KEY_AND_BODY)));
-    expect(kept).toBeGreaterThanOrEqual(Math.floor(share / (2 * (longestKeyAndBody + ANSWER_HELD_BEYOND_KEY_AND_BODY))));
+    expect(kept).toBeLessThanOrEqual(Math.floor(share / (shortestBody + CACHE_ENTRY_BYTES)));
+    expect(kept).toBeGreaterThanOrEqual(Math.floor(share / (longestBody + CACHE_ENTRY_BYTES)));
   });
 });

@@ -3,7 +3,7 @@ import { print } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../../src/gateway/access/api-keys.js';
 import { MAX_ENTRY_SHARE, MAX_KEY_LENGTH, ResponseCache } from '../../../src/gateway/response-cache/response-cache.js';
-import { stringBytes } from '../../../src/upstream/heap-size.js';
+import { CACHE_ENTRY_BYTES } from '../../../src/upstream/cache-entry.js';
 import { DashboardSearchDocument, SearchCompaniesDocument } from '../../generated/graphql.js';
 import { matchCount } from '../../support/data-set.js';
 import { manualClock, type ManualClock } from '../../support/clock.js';
@@ -214,15 +214,22 @@ describe('response cache', () => {
     expect(post).not.toBe(get('/graphql?query=%7Ba%7D'));
   });
 
-  it('counts each key in the bytes it holds: a POST target kept in its key costs its length', () => {
-    const cache = new ResponseCache({ maxBytes: 1_024 * 1_024, maxTtlMs: 60_000 });
-    const answer = { contentType: 'application/json', body: Buffer.from('{"data":{}}') };
-    const keyFor = (url: string) => cache.keyOf({ method: 'POST', url, headers: {} } as IncomingMessage, Buffer.from('{}'));
-    const [short, long] = [keyFor('/graphql'), keyFor(`/graphql?pad=${'x'.repeat(4_000)}`)];
-    cache.set(short, answer, Date.now() + 60_000);
-    const oneEntry = cache.bytes;
-    cache.set(long, answer, Date.now() + 60_000);
-    expect(cache.bytes - oneEntry - oneEntry).toBe(stringBytes(long) - stringBytes(short));
+  it('counts exactly the bytes of the bodies it holds, and one entry charge each, however long the requests', () => {
+    const cache = new ResponseCache({ maxBytes: 8 * 1_024 * 1_024, maxTtlMs: 60_000 });
+    const keyFor = (url: string, accept: string) =>
+      cache.keyOf({ method: 'POST', url, headers: { accept } } as IncomingMessage, Buffer.from('{}'));
+    const keys = [
+      keyFor('/graphql', 'application/json'),
+      keyFor(`/graphql?pad=${'x'.repeat(4_000)}`, `application/json, ${'x/y, '.repeat(2_000)}`),
+    ];
+    // A key is a digest: a long request costs its entry nothing more.
+    expect(keys.map((key) => key.length)).toEqual([44, 44]);
+    // Bodies of every kind the cache meets: small views of Node's shared pool, and larger buffers of their own.
+    const bodies = [Buffer.from('{"data":{}}'), Buffer.alloc(70_000, 'x')];
+    for (const [i, key] of keys.entries()) cache.set(key, { contentType: 'application/json', body: bodies[i]! }, Date.now() + 60_000);
+    const stored = keys.map((key) => cache.get(key)!.body);
+    expect(cache.bytes).toBe(stored.reduce((sum, body) => sum + body.buffer.byteLength + CACHE_ENTRY_BYTES, 0));
+    expect(stored.map((body) => body.byteLength)).toEqual(bodies.map((body) => body.byteLength));
   });
 
   it('keeps no answer that would take more than its share of the cache, so that a few large ones cannot evict the rest', () => {

@@ -1,0 +1,107 @@
+/**
+ * The search cache holds each window as bytes (window-bytes.ts) and counts
+ * exactly those bytes, and one entry's charge (cache-entry.ts), for it.
+ */
+import { describe, expect, it } from 'vitest';
+import { defaultDataSet } from '../../src/lookup-service/index.js';
+import { CACHE_ENTRY_BYTES } from '../../src/upstream/cache-entry.js';
+import { repeatedSlots } from '../../src/upstream/repeated-results.js';
+import { deadlineIn } from '../../src/upstream/resilience/deadline.js';
+import type { WindowRequest } from '../../src/upstream/search-call.js';
+import { readSearchResponse } from '../../src/upstream/search-response.js';
+import { windowBytes, windowFromBytes } from '../../src/upstream/window-bytes.js';
+import { WindowCache } from '../../src/upstream/window-cache.js';
+import { NO_REPEATS, type SearchWindow, windowKey } from '../../src/upstream/window-size.js';
+import { upstreamCompanyAtEdges, withValueAt } from '../support/declared-companies.js';
+
+const companies = defaultDataSet();
+
+/** A window as window-reading.ts makes one of an upstream body: repeats emptied and listed. */
+function windowOf(results: unknown[], fetchedAt = 1_764_000_000_000): SearchWindow {
+  const { slots, total } = readSearchResponse(JSON.stringify({ results, total: results.length }), 'GB', 'test', 50);
+  const repeated = repeatedSlots(slots);
+  for (const slot of repeated) slots[slot] = null;
+  return { slots, repeated: repeated.length > 0 ? repeated : NO_REPEATS, total, fetchedAt };
+}
+
+const SHAPES: Record<string, SearchWindow> = {
+  'no results': windowOf([]),
+  '50 results': windowOf(companies.slice(0, 50)),
+  'every declared field at its edge (a date past year 9999, strings at their caps)': windowOf([upstreamCompanyAtEdges()]),
+  'malformed fields, read as null': windowOf([withValueAt(upstreamCompanyAtEdges(), ['addressStructured', 'latitude'], 'north')]),
+  'repeated companies': windowOf([companies[0], companies[1], companies[0]]),
+  'two-byte characters': windowOf([{ ...companies[2], name: 'Ŝkoda Ĉafé 東京 Ltd' }]),
+};
+
+describe('a window held as bytes', () => {
+  it.each(Object.entries(SHAPES))('reads back as it was read, %s', (_, window) => {
+    const key = windowKey({ q: 'acme', jurisdiction: 'GB' }, 0);
+    const back = windowFromBytes(windowBytes(key, window), key);
+    expect(back).toEqual(window);
+    expect(back!.repeated === NO_REPEATS).toBe(window.repeated === NO_REPEATS);
+  });
+
+  it('is no window for another key', () => {
+    const bytes = windowBytes(windowKey({ q: 'acme', jurisdiction: 'GB' }, 0), SHAPES['50 results']!);
+    expect(windowFromBytes(bytes, windowKey({ q: 'acme', jurisdiction: 'GB' }, 1))).toBeUndefined();
+  });
+
+  it('is a buffer of its own, exactly as long as its bytes, however small', () => {
+    for (const window of Object.values(SHAPES)) {
+      const bytes = windowBytes('k', window);
+      expect(bytes.buffer.byteLength).toBe(bytes.byteLength);
+    }
+  });
+});
+
+describe('the search cache', () => {
+  const request = (i: number): WindowRequest => ({ query: { q: `search ${i}`, jurisdiction: 'GB' }, index: 0 });
+  /** Window `i` of a cache filled in order: each a different slice of the data set, some empty. */
+  const windowAt = (i: number) => windowOf(companies.slice(i * 7, i * 7 + (i % 5) * 12), Date.now());
+
+  function cacheOf(maxBytes: number) {
+    const fetched: number[] = [];
+    const windows = new Map<number, SearchWindow>();
+    const cache = new WindowCache({
+      cache: { ttlMs: 60_000, staleWhileRevalidateMs: 0, staleIfErrorMs: 0, maxBytes },
+      log: { debug() {}, info() {}, warn() {} },
+      fetchTimeoutMs: 1_000,
+      fetchWindow: async ({ query }) => {
+        const i = Number(query.q.split(' ')[1]);
+        fetched.push(i);
+        const window = windowAt(i);
+        windows.set(i, window);
+        return window;
+      },
+    });
+    const read = (i: number) => cache.read(request(i), deadlineIn(10_000));
+    /** What the cache holds for window `i` as fetched last: its bytes and one entry's charge. */
+    const counted = (i: number) => windowBytes(windowKey(request(i).query, 0), windows.get(i)!).byteLength + CACHE_ENTRY_BYTES;
+    return { cache, fetched, windows, read, counted };
+  }
+
+  it('counts exactly the bytes of the windows it holds, and one entry charge each', async () => {
+    const { cache, read, counted } = cacheOf(64 * 1024 * 1024);
+    for (let i = 0; i < 40; i++) await read(i);
+    expect(cache.bytes).toBe(Array.from({ length: 40 }, (_, i) => counted(i)).reduce((sum, bytes) => sum + bytes, 0));
+  });
+
+  it('evicts the least recently used windows to stay within its bound, and counts what is left exactly', async () => {
+    const maxBytes = 60_000;
+    const { cache, fetched, windows, read, counted } = cacheOf(maxBytes);
+    for (let i = 0; i < 40; i++) await read(i);
+    // The newest windows whose counts fit in the bound, together.
+    let kept = 0;
+    let bytes = 0;
+    while (kept < 40 && bytes + counted(39 - kept) <= maxBytes) bytes += counted(39 - kept++);
+    expect(kept).toBeGreaterThan(1);
+    expect(kept).toBeLessThan(40);
+    expect(cache.bytes).toBe(bytes);
+    fetched.length = 0;
+    // The kept ones are read from their bytes, newest first (so that reading one evicts nothing kept), as fetched.
+    for (let i = 39; i >= 40 - kept; i--) expect((await read(i)).window).toEqual(windows.get(i));
+    expect(fetched).toEqual([]);
+    await read(40 - kept - 1);
+    expect(fetched).toEqual([40 - kept - 1]);
+  });
+});
