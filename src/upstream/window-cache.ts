@@ -179,13 +179,13 @@ export class WindowCache {
 
   /** Keeps `window` as bytes for as long as its age allows. */
   #keep(key: string, window: SearchWindow): void {
-    this.#windows.set(entryKey(key), windowBytes(key, window), { ttl: this.#remainingMs(window) });
+    this.#windows.set(entryKey(key), windowBytes(key, window, UPSTREAM_MAX_PAGE_SIZE), { ttl: this.#remainingMs(window) });
   }
 
   /** The window kept for `key`, read back from its bytes, if any. */
-  #kept(key: string): SearchWindow | undefined {
+  #kept(key: string, request: WindowRequest): SearchWindow | undefined {
     const bytes = this.#windows.get(entryKey(key));
-    return bytes && windowFromBytes(bytes, key);
+    return bytes && windowFromBytes(bytes, key, request.query.jurisdiction);
   }
 
   /** How much longer `window` may be served: a window another instance fetched is not as young as its arrival here. */
@@ -225,7 +225,7 @@ export class WindowCache {
   async #lookUp(request: WindowRequest, deadline: Deadline, span: Span | undefined): Promise<WindowRead> {
     const key = windowKey(request.query, request.index);
     const { ttlMs, staleWhileRevalidateMs } = this.#options.cache;
-    let cached = this.#kept(key);
+    let cached = this.#kept(key, request);
     // In a fleet, the fetch the lookup in the store started, if it did; and whether this request's lookup started it.
     let refreshing: Promise<SearchWindow> | undefined;
     let started = false;

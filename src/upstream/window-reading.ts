@@ -3,7 +3,7 @@ import { errorForStatus } from './status-error.js';
 import { reportFailure, type UpstreamLog } from './log.js';
 import { repeatedSlots } from './repeated-results.js';
 import type { SearchQuery } from './search-query.js';
-import { MAX_PREVIOUS_NAMES, readSearchResponse } from './search-response.js';
+import { MAX_PREVIOUS_NAMES, readSearchResponse, type SearchResponse } from './search-response.js';
 import type { Clock } from './resilience/clock.js';
 import type { UpstreamResponse } from './upstream-http.js';
 import { NO_REPEATS, type SearchWindow } from './window-size.js';
@@ -39,7 +39,7 @@ export function readWindow(
     throw error;
   }
   if (response.status !== 200) throw errorForStatus(response.status, where, response.retryAfterMs);
-  const read = readSearchResponse(response.body, query.jurisdiction, where, pageSize);
+  const { read, repeated } = readWindowBody(response.body, query.jurisdiction, where, pageSize);
   if (read.unasked > 0) {
     log.warn(
       { jurisdiction: query.jurisdiction, window: index, kept: read.slots.length, leftOut: read.unasked },
@@ -58,15 +58,37 @@ export function readWindow(
       'Upstream sent malformed fields; read them as null',
     );
   }
-  const repeated = repeatedSlots(read.slots);
   if (repeated.length > 0) {
-    for (const slot of repeated) read.slots[slot] = null;
     log.warn(
       { jurisdiction: query.jurisdiction, window: index, repeated: repeated.length, slots: repeated.slice(0, 20) },
       'Upstream sent the same company more than once in one window; kept the first',
     );
   }
-  return { slots: read.slots, repeated: repeated.length > 0 ? repeated : NO_REPEATS, total: read.total, fetchedAt: clock() };
+  return {
+    slots: read.slots,
+    repeated: repeated.length > 0 ? repeated : NO_REPEATS,
+    total: read.total,
+    fetchedAt: clock(),
+    body: response.body,
+  };
+}
+
+/**
+ * A 200's body read as a window's results, field by field, with the slots of
+ * repeated companies emptied and listed; nothing goes to the log. The same
+ * body, jurisdiction and page size always read the same: the search cache
+ * keeps a window as its body and reads it again here (window-bytes.ts).
+ */
+export function readWindowBody(
+  body: string,
+  jurisdiction: string,
+  where: string,
+  pageSize: number,
+): { read: SearchResponse; repeated: number[] } {
+  const read = readSearchResponse(body, jurisdiction, where, pageSize);
+  const repeated = repeatedSlots(read.slots);
+  for (const slot of repeated) read.slots[slot] = null;
+  return { read, repeated };
 }
 
 const MAX_UPSTREAM_MESSAGE_LENGTH = 200;

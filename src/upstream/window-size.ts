@@ -1,7 +1,7 @@
 import type { Company } from './company.js';
 import type { SearchQuery } from './search-query.js';
 
-/** Up to UPSTREAM_MAX_PAGE_SIZE results of a search, as the search cache keeps them. */
+/** Up to UPSTREAM_MAX_PAGE_SIZE results of a search, as read: the search cache keeps it as bytes (window-bytes.ts). */
 export interface SearchWindow {
   /** One per result the upstream sent, in its order; null where it was unreadable or repeated a company. */
   slots: (Company | null)[];
@@ -12,6 +12,12 @@ export interface SearchWindow {
   repeated: readonly number[];
   total: number;
   fetchedAt: number;
+  /**
+   * The upstream's body the window was read from, when this instance read it:
+   * what the search cache keeps of it (window-bytes.ts). Never published to
+   * the fleet, whose windows carry their results instead.
+   */
+  body?: string | undefined;
 }
 
 /** The `repeated` of every window without repeats: one array for all of them. */

@@ -5,23 +5,26 @@
 import { describe, expect, it } from 'vitest';
 import { defaultDataSet } from '../../src/lookup-service/index.js';
 import { CACHE_ENTRY_BYTES } from '../../src/upstream/cache-entry.js';
-import { repeatedSlots } from '../../src/upstream/repeated-results.js';
 import { deadlineIn } from '../../src/upstream/resilience/deadline.js';
 import type { WindowRequest } from '../../src/upstream/search-call.js';
-import { readSearchResponse } from '../../src/upstream/search-response.js';
 import { windowBytes, windowFromBytes } from '../../src/upstream/window-bytes.js';
 import { WindowCache } from '../../src/upstream/window-cache.js';
+import { readWindowBody } from '../../src/upstream/window-reading.js';
 import { NO_REPEATS, type SearchWindow, windowKey } from '../../src/upstream/window-size.js';
 import { upstreamCompanyAtEdges, withValueAt } from '../support/declared-companies.js';
 
 const companies = defaultDataSet();
 
-/** A window as window-reading.ts makes one of an upstream body: repeats emptied and listed. */
+/** A window as window-reading.ts makes one of an upstream body, body included. */
 function windowOf(results: unknown[], fetchedAt = 1_764_000_000_000): SearchWindow {
-  const { slots, total } = readSearchResponse(JSON.stringify({ results, total: results.length }), 'GB', 'test', 50);
-  const repeated = repeatedSlots(slots);
-  for (const slot of repeated) slots[slot] = null;
-  return { slots, repeated: repeated.length > 0 ? repeated : NO_REPEATS, total, fetchedAt };
+  const body = JSON.stringify({ results, total: results.length });
+  const { read, repeated } = readWindowBody(body, 'GB', 'test', 50);
+  return { slots: read.slots, repeated: repeated.length > 0 ? repeated : NO_REPEATS, total: read.total, fetchedAt, body };
+}
+
+/** The same window as the fleet's store gives one: its results, without the body they were read from. */
+function fromTheFleet({ body: _, ...window }: SearchWindow): SearchWindow {
+  return window;
 }
 
 const SHAPES: Record<string, SearchWindow> = {
@@ -34,23 +37,33 @@ const SHAPES: Record<string, SearchWindow> = {
 };
 
 describe('a window held as bytes', () => {
-  it.each(Object.entries(SHAPES))('reads back as it was read, %s', (_, window) => {
-    const key = windowKey({ q: 'acme', jurisdiction: 'GB' }, 0);
-    const back = windowFromBytes(windowBytes(key, window), key);
+  const key = windowKey({ q: 'acme', jurisdiction: 'GB' }, 0);
+  const cases = Object.entries(SHAPES).flatMap(([shape, window]) => [
+    { shape, from: 'read here, kept as the body', window },
+    { shape, from: 'from the fleet, kept in its form on Redis', window: fromTheFleet(window) },
+  ]);
+
+  it.each(cases)('reads back as it was read: $shape, $from', ({ window }) => {
+    const back = windowFromBytes(windowBytes(key, window, 50), key, 'GB');
     expect(back).toEqual(window);
     expect(back!.repeated === NO_REPEATS).toBe(window.repeated === NO_REPEATS);
   });
 
-  it('is no window for another key', () => {
-    const bytes = windowBytes(windowKey({ q: 'acme', jurisdiction: 'GB' }, 0), SHAPES['50 results']!);
-    expect(windowFromBytes(bytes, windowKey({ q: 'acme', jurisdiction: 'GB' }, 1))).toBeUndefined();
+  it.each(cases)('is no window for another key: $from', ({ window }) => {
+    const bytes = windowBytes(key, window, 50);
+    expect(windowFromBytes(bytes, windowKey({ q: 'acme', jurisdiction: 'GB' }, 1), 'GB')).toBeUndefined();
   });
 
   it('is a buffer of its own, exactly as long as its bytes, however small', () => {
-    for (const window of Object.values(SHAPES)) {
-      const bytes = windowBytes('k', window);
+    for (const { window } of cases) {
+      const bytes = windowBytes('k', window, 50);
       expect(bytes.buffer.byteLength).toBe(bytes.byteLength);
     }
+  });
+
+  it('kept as the body, takes the bytes of the body and a header with its key, not those of its results written out', () => {
+    const window = SHAPES['50 results']!;
+    expect(windowBytes(key, window, 50).byteLength - Buffer.byteLength(window.body!)).toBeLessThan(64);
   });
 });
 
@@ -76,7 +89,7 @@ describe('the search cache', () => {
     });
     const read = (i: number) => cache.read(request(i), deadlineIn(10_000));
     /** What the cache holds for window `i` as fetched last: its bytes and one entry's charge. */
-    const counted = (i: number) => windowBytes(windowKey(request(i).query, 0), windows.get(i)!).byteLength + CACHE_ENTRY_BYTES;
+    const counted = (i: number) => windowBytes(windowKey(request(i).query, 0), windows.get(i)!, 50).byteLength + CACHE_ENTRY_BYTES;
     return { cache, fetched, windows, read, counted };
   }
 

@@ -2,8 +2,8 @@ import { defaultDataSet } from '../../../src/lookup-service/index.js';
 import { ResponseCache } from '../../../src/gateway/response-cache/response-cache.js';
 import { entryKey } from '../../../src/upstream/cache-entry.js';
 import { deadlineIn } from '../../../src/upstream/resilience/deadline.js';
-import { readSearchResponse } from '../../../src/upstream/search-response.js';
 import { WindowCache } from '../../../src/upstream/window-cache.js';
+import { readWindowBody } from '../../../src/upstream/window-reading.js';
 import { NO_REPEATS, type SearchWindow } from '../../../src/upstream/window-size.js';
 import { collectGarbage, serveParent } from '../../harness/serve-parent.js';
 
@@ -18,9 +18,11 @@ const companies = defaultDataSet();
 export type CacheEntryShape = 'windows of no results' | 'answers of a few bytes' | 'windows of 50 results';
 const MAX_BYTES = 1024 * 1024 * 1024;
 
+/** A window as window-reading.ts makes one, with the body the search cache keeps of it. */
 function windowOf(results: unknown[]): SearchWindow {
-  const { slots, total } = readSearchResponse(JSON.stringify({ results, total: results.length }), 'GB', 'test', 50);
-  return { slots, repeated: NO_REPEATS, total, fetchedAt: Date.now() };
+  const body = JSON.stringify({ results, total: results.length });
+  const { read } = readWindowBody(body, 'GB', 'test', 50);
+  return { slots: read.slots, repeated: NO_REPEATS, total: read.total, fetchedAt: Date.now(), body };
 }
 
 /** A cache of `count` entries of `shape`, with the bytes it counts for them. */
