@@ -20,6 +20,7 @@ import { ResponseCache, RESPONSE_CACHE_SHARE } from './response-cache/response-c
 import { DOCUMENT_CACHE_SHARE, DocumentCache } from './graphql/document-cache.js';
 import { createGateway } from './graphql/yoga.js';
 import { createYogaResponder } from './response-cache/yoga-responder.js';
+import { HttpCaching } from './response-cache/http-caching.js';
 import { graphiqlAvailability } from './graphiql/availability.js';
 import { GRAPHIQL_EXAMPLE_QUERY } from './graphiql/graphiql-example.js';
 import { createGraphiqlResponder, type GraphiqlResponder } from './graphiql/graphiql-responder.js';
@@ -147,7 +148,7 @@ export async function startGateway(
   const unreadAnswers = new UnreadAnswers(config.maxResponseBytes * UNREAD_ANSWERS_SHARE, logger);
   const handleRequest = requestHandlerFor(
     config,
-    createYogaResponder(gateway, responseCache, metrics),
+    createYogaResponder(gateway, responseCache, httpCachingFor(config, clock), metrics),
     graphiqlRoutesFor(config, graphiql),
     live.checkAccess,
     logger,
@@ -281,6 +282,18 @@ export function logAccess(accessLogger: Logger, response: ObservedResponse): num
     'request',
   );
   return durationMs;
+}
+
+/** What GET answers tell HTTP caches, as the settings decide: public where anyone may call, with the caches' TTL and stale rules. */
+function httpCachingFor(config: Omit<GatewayConfig, 'upstream'>, clock: Clock): HttpCaching {
+  return new HttpCaching({
+    scope: config.allowAnonymous ? 'public' : 'private',
+    maxTtlMs: config.cacheTtlMs,
+    staleWhileRevalidateMs: config.cacheStaleWhileRevalidateMs,
+    staleIfErrorMs: config.cacheStaleIfErrorMs,
+    tagHeader: config.cdnTagHeader === 'none' ? undefined : config.cdnTagHeader,
+    clock,
+  });
 }
 
 /** GraphiQL's routes as the settings decide: served, or refused with the reason it is not (off, or unable to run anything). */

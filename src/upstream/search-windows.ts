@@ -50,6 +50,8 @@ export interface SearchPage {
 }
 
 export interface CompanyLookup {
+  /** The search that looked for it: its number. */
+  query: SearchQuery;
   company: Company | null;
   fetchedAt: Date;
   /** When the answer goes past its TTL (epoch ms). */
@@ -151,6 +153,7 @@ export class SearchWindows {
       (candidate) => candidate?.jurisdiction === query.jurisdiction && candidate.companyNumber.toUpperCase() === wanted,
     );
     return {
+      query,
       company: company ?? null,
       fetchedAt: new Date(window.fetchedAt),
       freshUntil: this.#cache.freshUntil(window),

@@ -321,6 +321,12 @@ export const cacheSettings = {
     default: true,
     doc: 'reuse the serialized answer to a request repeated byte for byte while its data is fresh (see *Response cache* in docs/behaviour.md); `false` runs every request through GraphQL',
   }),
+  cdnTagHeader: setting({
+    env: 'CDN_TAG_HEADER',
+    kind: oneOf(['Cache-Tag', 'Surrogate-Key', 'none']),
+    default: 'Cache-Tag',
+    doc: "the header that carries, on each GET answer a shared cache may keep, the tags a CDN purges by: the jurisdiction, the search and each company number (`Cache-Tag`, comma-separated, for Cloudflare, Akamai and Apollo Router's users; `Surrogate-Key`, space-separated, for Fastly; Varnish's xkey reads either). Over 4 KiB of tags, the answer is `private` instead. `none` sends no tags (see *HTTP caching* in docs/behaviour.md)",
+  }),
 };
 
 /** Development or production: what several defaults follow from. */

@@ -57,6 +57,7 @@ const BAD_VALUES: Record<string, BadValue> = {
   CACHE_STALE_IF_ERROR_MS: NUMBER,
   CACHE_MAX_BYTES: NUMBER,
   RESPONSE_CACHE: { value: 'yes' },
+  CDN_TAG_HEADER: { value: 'cache-tag' },
   NODE_ENV: { value: 'prod' },
   GATEWAY_API_KEYS: { value: KEY },
   JWT_JWKS_URL: { value: 'ftp://auth.example.com/jwks', with: JWT },
