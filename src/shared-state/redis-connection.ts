@@ -76,6 +76,9 @@ export class RedisConnection {
   readonly #scripts: readonly LuaScript[];
   /** Reply errors (a missing permission, a script refused) logged once each: one misconfiguration is one line. */
   readonly #reportedReplies = new Set<string>();
+  /** Connections of their own that listen on channels (subscribe). */
+  readonly #subscribers: Client[] = [];
+  #closed = false;
 
   private constructor(client: Client, options: RedisConnectionOptions) {
     this.#client = client;
@@ -146,10 +149,34 @@ export class RedisConnection {
     return reply === NO_SCRIPT ? send(['EVAL', script.source, ...tail]) : reply;
   }
 
+  /**
+   * Calls `listener` on each message on `channel`, and each time its connection (one of its own: a subscribed
+   * connection takes no other command) is set up again, as messages sent meanwhile are lost. Reconnects by itself;
+   * its failures are left to the main connection to report.
+   */
+  subscribe(channel: string, listener: () => void): void {
+    const subscriber = this.#client.duplicate();
+    this.#subscribers.push(subscriber);
+    subscriber.on('error', () => {});
+    let connected = false;
+    subscriber.on('ready', () => {
+      if (connected) listener();
+      connected = true;
+    });
+    subscriber
+      .connect()
+      .then(() => subscriber.subscribe(channel, () => listener()))
+      .catch((error: unknown) => {
+        if (!this.#closed) this.#log.warn({ channel, detail: String(error) }, 'Could not listen on a Redis channel');
+      });
+  }
+
   /** Stops reconnecting and closes the connection; calls still waiting on a hung server are left to their deadlines. */
   close(): void {
+    this.#closed = true;
     this.#health.stop();
     this.#client.destroy();
+    for (const subscriber of this.#subscribers) subscriber.destroy();
   }
 
   async #loadScripts(): Promise<void> {

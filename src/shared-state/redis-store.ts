@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Clock } from '../upstream/resilience/clock.js';
 import type { UpstreamLog } from '../upstream/log.js';
 import type {
@@ -6,7 +7,10 @@ import type {
   BucketShape,
   CallAdmission,
   HeldBack,
+  PurgeLogRead,
+  PurgePosition,
   SharedStore,
+  StorePurge,
   StoredToken,
   StoredWindow,
   TokenClaim,
@@ -16,6 +20,7 @@ import type {
 } from '../upstream/shared-store.js';
 import { MAX_ACCESS_TOKEN_LENGTH } from '../upstream/token-response.js';
 import { MAX_STORED_WINDOW_LENGTH } from '../upstream/window-codec.js';
+import { PURGE_LOG_LENGTH, PURGE_SCRIPT, PURGE_SCRIPTS, PURGES_SINCE_SCRIPT } from './purge-scripts.js';
 import { failed, MISSED, RedisConnection } from './redis-connection.js';
 import {
   ADMIT_SCRIPT,
@@ -55,6 +60,17 @@ const REFUSED_KEY = 'token:refused';
 const HOLD_KEY = 'upstream:hold';
 
 /**
+ * What purges keep: each tag's index of the windows stored under it and its purge mark (purge-scripts.ts), the
+ * latest mark, the log of purges with its state, and the channel the fleet is told on.
+ */
+const TAG_INDEX = 'x:';
+const TAG_MARK = 'p:';
+const LATEST_MARK_KEY = 'purges:latest';
+const PURGE_STATE_KEY = 'purges';
+const PURGE_LOG_KEY = 'purges:log';
+const PURGE_CHANNEL = 'purges';
+
+/**
  * The fleet's shared state on Redis, each step one script (scripts.ts), so
  * that what is read and decided together costs one round trip; every call is
  * made as redis-connection.ts makes it, under the gateway's own deadline.
@@ -70,7 +86,7 @@ export class RedisStore implements SharedStore {
 
   /** A store on a connection to Redis, once it has connected or failed to (see RedisConnection.open). */
   static async open(options: RedisStoreOptions): Promise<RedisStore> {
-    return new RedisStore(await RedisConnection.open({ ...options, scripts: ALL_SCRIPTS }), options.keyPrefix);
+    return new RedisStore(await RedisConnection.open({ ...options, scripts: [...ALL_SCRIPTS, ...PURGE_SCRIPTS] }), options.keyPrefix);
   }
 
   /** Whether calls go to Redis now. */
@@ -114,11 +130,19 @@ export class RedisStore implements SharedStore {
     }
   }
 
-  async publishWindow(key: string, value: string, ageMs: number, keepMs: number, lockId: string | undefined): Promise<void> {
+  async publishWindow(
+    key: string,
+    value: string,
+    ageMs: number,
+    keepMs: number,
+    lockId: string | undefined,
+    tags: readonly string[],
+  ): Promise<void> {
     const stored = this.#prefix + key;
+    const tagKeys = tags.flatMap((tag) => [this.#prefix + TAG_INDEX + tag, this.#prefix + TAG_MARK + tag]);
     await this.#redis.script(
       PUBLISH_WINDOW_SCRIPT,
-      [stored, `${stored}:lock`],
+      [stored, `${stored}:lock`, this.#prefix + LATEST_MARK_KEY, ...tagKeys],
       [lockId ?? '', value, String(Math.max(0, Math.round(ageMs))), String(Math.floor(keepMs))],
       { evenIfAway: lockId !== undefined },
     );
@@ -193,6 +217,53 @@ export class RedisStore implements SharedStore {
     );
     if (!Array.isArray(reply) || typeof reply[0] !== 'number' || typeof reply[1] !== 'number') return undefined;
     return reply[0] === 1 ? { allowed: true } : { allowed: false, retryAfterMs: reply[1] };
+  }
+
+  async purge(tag: string, keepMs: number): Promise<StorePurge | undefined> {
+    const reply = await this.#redis.script(
+      PURGE_SCRIPT,
+      [
+        this.#prefix + TAG_INDEX + tag,
+        this.#prefix + TAG_MARK + tag,
+        this.#prefix + LATEST_MARK_KEY,
+        this.#prefix + PURGE_STATE_KEY,
+        this.#prefix + PURGE_LOG_KEY,
+      ],
+      [tag, String(Math.max(1, Math.ceil(keepMs))), randomUUID(), String(PURGE_LOG_LENGTH), this.#prefix + PURGE_CHANNEL],
+      // Whether a purge without an answer happened cannot be told: it is waited for, until Redis is taken to be away.
+      { patient: true },
+    );
+    if (!Array.isArray(reply)) return undefined;
+    const [windows, log, sequence] = reply as unknown[];
+    if (typeof windows !== 'number' || typeof log !== 'string' || typeof sequence !== 'number') return undefined;
+    return { windows, position: { log, sequence } };
+  }
+
+  async purgesSince(position: PurgePosition | undefined): Promise<PurgeLogRead | undefined> {
+    const reply = await this.#redis.script(
+      PURGES_SINCE_SCRIPT,
+      [this.#prefix + PURGE_STATE_KEY, this.#prefix + PURGE_LOG_KEY],
+      position === undefined ? ['where', '', '0'] : ['since', position.log, String(position.sequence)],
+    );
+    if (!Array.isArray(reply)) return undefined;
+    const [outcome, log, sequence, ...entries] = reply as unknown[];
+    if (typeof log !== 'string' || typeof sequence !== 'number') return undefined;
+    const now = { log, sequence };
+    if (outcome === 'gap') return { position: now, gap: true };
+    if (outcome === 'at') return { position: now, tags: [] };
+    if (outcome !== 'since') return undefined;
+    // Newest first, each `sequence tag`: read back oldest first, and a log not in order (written by hand) is a gap.
+    const tags: string[] = [];
+    for (const [i, entry] of entries.reverse().entries()) {
+      const [entrySequence, tag] = typeof entry === 'string' ? entry.split(' ', 2) : [];
+      if (tag === undefined || Number(entrySequence) !== sequence - entries.length + 1 + i) return { position: now, gap: true };
+      tags.push(tag);
+    }
+    return { position: now, tags };
+  }
+
+  onPurge(listener: () => void): void {
+    this.#redis.subscribe(this.#prefix + PURGE_CHANNEL, listener);
   }
 
   /** Stops reconnecting and closes the connection; calls still waiting on a hung server are left to their deadlines. */

@@ -59,6 +59,14 @@ local function held(key, me, longest, now)
   return math.ceil(waitMs), hold[3] == '1' and 1 or 0
 end
 
+-- The time a string key holds (a purge's mark), or nil: a value of another type or not a number reads as none.
+local function timeIn(key)
+  if redis.call('TYPE', key).ok ~= 'string' then return nil end
+  local time = tonumber(redis.call('GET', key))
+  if time ~= time then return nil end
+  return time
+end
+
 -- Takes lock for id (SET NX PX): 'new'; finds it already this id's (a claim asked again after a late answer): 'mine';
 -- or held by another: false.
 local function lock(key, id, ms)
@@ -68,7 +76,7 @@ local function lock(key, id, ms)
 end
 `;
 
-function script(body: string): LuaScript {
+export function script(body: string): LuaScript {
   const source = `${PRELUDE}\n${body}`;
   return { source, sha1: createHash('sha1').update(source).digest('hex') };
 }
@@ -138,20 +146,43 @@ return {'taken', value, age, 0, 0}`);
 
 /**
  * Stores a window fetched `age` ms ago (by the writer's own clock: a
- * duration, which clocks agree on) for `keep` ms, and lets go of its lock if
- * it is still this id's. KEYS window, lock; ARGV now, lock id (or ''), value,
- * age ms, keep ms.
+ * duration, which clocks agree on) for `keep` ms under each of its tags, and
+ * lets go of its lock if it is still this id's. A window fetched no later
+ * than a purge of any of its tags (purge-scripts.ts) is not stored: what it
+ * holds may be what the purge dropped. Each tag's index (a sorted set of
+ * window keys by when they expire) loses its expired keys as it gains one,
+ * and lives as long as its longest-kept key. KEYS window, lock, latest purge,
+ * then each tag's index and purge mark; ARGV now, lock id (or ''), value, age
+ * ms, keep ms. Answers 1 when stored, 0 when not.
  */
 export const PUBLISH_WINDOW_SCRIPT = script(`
 local now = clock(ARGV[1])
 local keep = tonumber(ARGV[5])
-if keep > 0 then
+local at = now - tonumber(ARGV[4])
+local stored = 0
+local function purgedSince()
+  local latest = timeIn(KEYS[3])
+  if latest == nil or latest < at then return false end
+  for i = 5, #KEYS, 2 do
+    local mark = timeIn(KEYS[i])
+    if mark ~= nil and mark >= at then return true end
+  end
+  return false
+end
+if keep > 0 and not purgedSince() then
   redis.call('DEL', KEYS[1])
-  redis.call('HSET', KEYS[1], 'v', ARGV[3], 'at', tostring(now - tonumber(ARGV[4])))
+  redis.call('HSET', KEYS[1], 'v', ARGV[3], 'at', tostring(at))
   redis.call('PEXPIRE', KEYS[1], keep)
+  for i = 4, #KEYS, 2 do
+    if redis.call('EXISTS', KEYS[i]) == 1 and redis.call('TYPE', KEYS[i]).ok ~= 'zset' then redis.call('DEL', KEYS[i]) end
+    redis.call('ZADD', KEYS[i], now + keep, KEYS[1])
+    redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', '(' .. now)
+    if redis.call('PTTL', KEYS[i]) < keep then redis.call('PEXPIRE', KEYS[i], keep) end
+  end
+  stored = 1
 end
 if ARGV[2] ~= '' and redis.call('GET', KEYS[2]) == ARGV[2] then redis.call('DEL', KEYS[2]) end
-return 1`);
+return stored`);
 
 /**
  * The fleet's token, or the claim on its renewal, in one round trip. KEYS

@@ -1,3 +1,4 @@
+import type { TagMatcher } from './cache-tags.js';
 import type { Company } from './company.js';
 import type { UpstreamErrorCode } from '../errors/upstream-errors.js';
 import { systemClock, type Clock } from './resilience/clock.js';
@@ -168,5 +169,10 @@ export class SearchWindows {
 
   clear(): void {
     this.#cache.clear();
+  }
+
+  /** Drops the windows holding what `matcher`'s tag names; returns how many went. */
+  purge(matcher: TagMatcher): number {
+    return this.#cache.purge(matcher);
   }
 }

@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as pause } from 'node:timers/promises';
+import { dataTags } from './cache-tags.js';
 import type { Clock } from './resilience/clock.js';
+import type { SearchQuery } from './search-query.js';
 import type { CallAdmission, HeldBack, SharedStore, StoredWindow, WindowClaim } from './shared-store.js';
 import { decodeWindow, encodeWindow } from './window-codec.js';
 import type { SearchWindow } from './window-size.js';
@@ -72,6 +74,7 @@ export class SharedWindows {
    */
   async fetch(
     key: string,
+    query: SearchQuery,
     claim: WindowFetchClaim | undefined,
     fetchUpstream: (admitted: boolean) => Promise<SearchWindow>,
     background: boolean,
@@ -87,19 +90,19 @@ export class SharedWindows {
         case 'fresh': {
           const window = this.#decode(key, answer.stored);
           // A fresh value that does not read as a window is fetched anew, and replaced.
-          return window ?? this.#fetchAndPublish(key, undefined, fetchUpstream, false);
+          return window ?? this.#fetchAndPublish(key, query, undefined, fetchUpstream, false);
         }
         case 'taken':
-          return this.#fetchAndPublish(key, lockId, fetchUpstream, true);
+          return this.#fetchAndPublish(key, query, lockId, fetchUpstream, true);
         case 'held back':
           throw this.#options.heldBack(answer, background);
         case 'unavailable':
           // A lock an earlier, late claim took is still this one's, and released with the publish.
-          return this.#fetchAndPublish(key, lockId, fetchUpstream, false);
+          return this.#fetchAndPublish(key, query, lockId, fetchUpstream, false);
         case 'held':
         case 'missed':
           // A late answer is no outage: asked again (with the same id, so a lock it took is found to be this one's).
-          if (Date.now() >= waitUntil) return this.#fetchAndPublish(key, lockId, fetchUpstream, false);
+          if (Date.now() >= waitUntil) return this.#fetchAndPublish(key, query, lockId, fetchUpstream, false);
           await pause(WINDOW_POLL_MS);
           answer = undefined;
       }
@@ -132,11 +135,12 @@ export class SharedWindows {
   }
 
   /**
-   * The upstream's window, published for the others once the caller has it (the publish releases the lock); on
-   * failure the lock is released, so nobody waits for it.
+   * The upstream's window, published for the others once the caller has it (the publish releases the lock) under
+   * the tags of what it holds; on failure the lock is released, so nobody waits for it.
    */
   async #fetchAndPublish(
     key: string,
+    query: SearchQuery,
     lockId: string | undefined,
     fetchUpstream: (admitted: boolean) => Promise<SearchWindow>,
     admitted: boolean,
@@ -150,7 +154,7 @@ export class SharedWindows {
       throw error;
     }
     const ageMs = Math.max(0, clock() - window.fetchedAt);
-    void store.publishWindow(storeKey(key), encodeWindow(key, window), ageMs, maxAgeMs - ageMs, lockId);
+    void store.publishWindow(storeKey(key), encodeWindow(key, window), ageMs, maxAgeMs - ageMs, lockId, [...dataTags(query, window.slots)]);
     return window;
   }
 }

@@ -69,7 +69,7 @@ describe('RedisStore', () => {
     expect(await timed.claimWindow(claim('w', 'second'))).toEqual({ outcome: 'held', stored: undefined });
 
     // Fetched 300 ms ago by its writer's clock: stored that old on the store's, whatever the writer's clock reads.
-    await timed.publishWindow('w', 'window', 300, 60_000, 'first');
+    await timed.publishWindow('w', 'window', 300, 60_000, 'first', []);
     expect(await timed.claimWindow(claim('w', 'second'))).toEqual({ outcome: 'fresh', stored: { value: 'window', ageMs: 300 } });
     clock.advance(701);
     // Past its TTL: served stale, and the publish released the first lock, so the second claim takes it.
@@ -97,7 +97,7 @@ describe('RedisStore', () => {
     });
     await timed.releaseWindow('w', 'b');
     clock.advance(5_000);
-    await timed.publishWindow('stale', 'window', 1_500, 60_000, undefined);
+    await timed.publishWindow('stale', 'window', 1_500, 60_000, undefined, []);
     // A refresh of a window still served (past its TTL, within stale-while-revalidate) leaves the reserve: one of two.
     expect(await timed.claimWindow(claim('stale', 'c', { admission: { ...ADMISSION, budget } }))).toMatchObject({ outcome: 'taken' });
     await timed.releaseWindow('stale', 'c');
@@ -213,7 +213,7 @@ describe('RedisStore', () => {
   });
 
   it('takes a lost connection for an outage at once, goes on alone, and shares again once Redis is restarted', async () => {
-    await store.publishWindow('w', 'before', 0, 60_000, undefined);
+    await store.publishWindow('w', 'before', 0, 60_000, undefined, []);
     const outage = log.next(OUTAGE);
     await redis.kill();
     await within(outage, SAFETY_MS, 'the outage to be noticed');
@@ -221,7 +221,7 @@ describe('RedisStore', () => {
     const back = log.next(BACK);
     await redis.restart();
     await within(back, SAFETY_MS, 'Redis to be found back');
-    await store.publishWindow('w', 'after', 0, 60_000, undefined);
+    await store.publishWindow('w', 'after', 0, 60_000, undefined, []);
     expect(await store.claimWindow(claim('w', 'a'))).toMatchObject({ outcome: 'fresh', stored: { value: 'after' } });
     expect(log.count(OUTAGE)).toBe(1);
   });
@@ -238,7 +238,7 @@ describe('RedisStore', () => {
       expect(refusedLog.count(OUTAGE)).toBe(1);
       expect(JSON.stringify(refusedLog.lines)).not.toContain('wrong-redis-password');
       const right = await open({ url: guarded.url });
-      await right.publishWindow('a', 'x', 0, 1_000, undefined);
+      await right.publishWindow('a', 'x', 0, 1_000, undefined, []);
       expect(await right.claimWindow(claim('a', 'a'))).toMatchObject({ outcome: 'fresh', stored: { value: 'x' } });
       expect(JSON.stringify(log.lines)).not.toContain('s3cret-redis-password');
     } finally {
