@@ -27,6 +27,7 @@ import { createGraphiqlResponder, type GraphiqlResponder } from './graphiql/grap
 import { GraphiqlUnavailableError } from '../errors/http-refusals.js';
 import type { Tracing } from './observability/tracing.js';
 import { openSharedStore } from './shared-store.js';
+import { openAdminRoom } from './admin/admin-room.js';
 import { upstreamClientFor } from './upstream-client-for.js';
 import { systemClock } from '../upstream/resilience/clock.js';
 import { GatewayMetrics } from './observability/metrics.js';
@@ -67,6 +68,8 @@ export interface RunningGateway {
   readonly unreadAnswerBytes: number;
   /** Where Prometheus scrapes, with METRICS_PORT set. */
   metricsUrl: string | undefined;
+  /** The admin server's base URL (`POST /purge`), with ADMIN_PORT set. */
+  adminUrl: string | undefined;
   /** Resolves once the token asked for at start has come, or failed (logged); at once when none was asked for. */
   tokenAtStart: Promise<void>;
   /** Puts reloaded access settings and trusted documents in effect for the requests that arrive from now on (reload/). */
@@ -90,6 +93,8 @@ export interface GatewayOptions {
   sleep?: Sleep | undefined;
   /** What rings each request's deadline (REQUEST_DEADLINE_MS) while it waits for the upstream; tests ring it when they choose. */
   deadlineAlarm?: Alarm | undefined;
+  /** What sets each read of the fleet's log of purges (every second); tests ring it when they choose. */
+  purgeCheckAlarm?: Alarm | undefined;
 }
 
 /** The title of GraphiQL's page. */
@@ -131,6 +136,8 @@ export async function startGateway(
     tracingPlugins: options.tracing?.plugins,
     observers: metrics ? [useGraphqlMetrics({ metrics })] : [],
   });
+  // Follows the fleet's purges from before the first request, so that nothing cached here predates one unseen.
+  const admin = await openAdminRoom(config, { upstream, responseCache, shared, logger, purgeCheckAlarm: options.purgeCheckAlarm });
   const redisSharing = shared && (() => shared.sharing);
   const readiness = new Readiness(() => upstream.status(), clock, redisSharing);
   const connectionCap = new ConnectionCap(
@@ -198,15 +205,19 @@ export async function startGateway(
     clock,
     redisSharing,
   });
-  const metricsServer =
-    metrics &&
-    (await startMetricsServer(metrics, config.metricsHost, config.metricsPort!).catch(async (error: unknown) => {
-      // METRICS_PORT taken: the gateway does not start half-way, holding its public port.
-      server.close();
-      await upstream.close();
-      await shared?.close();
-      throw error;
-    }));
+  // METRICS_PORT or ADMIN_PORT taken: the gateway does not start half-way, holding its public port.
+  const stopHalfStarted = async (error: unknown): Promise<never> => {
+    server.close();
+    admin.close();
+    await upstream.close();
+    await shared?.close();
+    throw error;
+  };
+  const metricsServer = metrics && (await startMetricsServer(metrics, config.metricsHost, config.metricsPort!).catch(stopHalfStarted));
+  const adminServer = await admin.listen().catch(async (error: unknown) => {
+    await metricsServer?.close();
+    return stopHalfStarted(error);
+  });
   const tokenAtStart = options.tokenAtStart === false ? Promise.resolve() : fetchTokenAtStart(upstream, target.clientId, logger);
 
   return {
@@ -220,6 +231,7 @@ export async function startGateway(
       return unreadAnswers.bytes;
     },
     metricsUrl: metricsServer?.url,
+    adminUrl: adminServer?.url,
     tokenAtStart,
     reload(settings) {
       // An answer kept for a document no longer trusted must not outlive it.
@@ -237,7 +249,8 @@ export async function startGateway(
       const forced = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       await closed;
       clearTimeout(forced);
-      await Promise.all([upstream.close(), metricsServer?.close()]);
+      admin.close();
+      await Promise.all([upstream.close(), metricsServer?.close(), adminServer?.close()]);
       await shared?.close();
     },
   };

@@ -21,13 +21,24 @@ export interface HoldingUpstream {
   close(): Promise<void>;
 }
 
+export interface HoldingOptions {
+  /** false: forwards the search too until `hold()`, so that a window can be fetched first and its refresh held. */
+  holding?: boolean;
+  /** Holds the lookup service's answer, made at once, rather than the request: the data is what it was when asked. */
+  answer?: boolean;
+  /** Holds only the first search for `q` held; later ones go through. */
+  once?: boolean;
+}
+
 /**
  * Between the gateway and the lookup service: every call is forwarded, and
- * the search for `q` waits until `release()`. A test drives a client's
+ * the search for `q` (or its answer) waits until `release()`. A test drives a client's
  * leaving by these events, not by latencies and client timeouts.
- * `holding: false` forwards the search too until `hold()`, so that a window can be fetched first and its refresh held.
  */
-export async function holdingUpstream(q: string, { holding = true }: { holding?: boolean } = {}): Promise<HoldingUpstream> {
+export async function holdingUpstream(
+  q: string,
+  { holding = true, answer: holdAnswer = false, once = false }: HoldingOptions = {},
+): Promise<HoldingUpstream> {
   let target = '';
   let holds = holding;
   let release!: () => void;
@@ -37,7 +48,9 @@ export async function holdingUpstream(q: string, { holding = true }: { holding?:
   const proxy = createServer(async (incoming, outgoing) => {
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
-    if (holds && new URL(incoming.url ?? '/', 'http://upstream').searchParams.get('q') === q) {
+    const held = holds && new URL(incoming.url ?? '/', 'http://upstream').searchParams.get('q') === q;
+    if (held && once) holds = false;
+    if (held && !holdAnswer) {
       arrived();
       await released;
     }
@@ -48,6 +61,10 @@ export async function holdingUpstream(q: string, { holding = true }: { holding?:
       body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
     });
     const body = Buffer.from(await answer.body.arrayBuffer());
+    if (held && holdAnswer) {
+      arrived();
+      await released;
+    }
     outgoing.writeHead(answer.statusCode, { 'content-type': String(answer.headers['content-type'] ?? 'application/json') });
     outgoing.end(body);
   });

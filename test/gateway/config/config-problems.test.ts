@@ -96,6 +96,9 @@ const BAD_VALUES: Record<string, BadValue> = {
   METRICS_PORT: NUMBER,
   METRICS_HOST: { value: 'metrics host' },
   SHUTDOWN_DRAIN_DELAY_MS: NUMBER,
+  ADMIN_PORT: NUMBER,
+  ADMIN_HOST: { value: 'admin host' },
+  ADMIN_TOKEN: { value: 'short', with: { ADMIN_PORT: '9465' } },
 };
 
 /** Whether the setting is one way of deciding who may call the gateway, which production requires. */

@@ -171,6 +171,28 @@ describe('readConfig', () => {
     ]);
   });
 
+  it('reads the admin server: none unless ADMIN_PORT is set, then only with a long ADMIN_TOKEN and on a port of its own', () => {
+    const token = 't'.repeat(32);
+    expect(readConfig({})).toMatchObject({ adminPort: undefined, adminHost: '127.0.0.1', adminToken: undefined });
+    expect(readConfig({ ADMIN_PORT: '9465', ADMIN_HOST: '10.0.0.5', ADMIN_TOKEN: token })).toMatchObject({
+      adminPort: 9465,
+      adminHost: '10.0.0.5',
+      adminToken: token,
+    });
+    expect(problemsOf({ ADMIN_PORT: '9465' })).toEqual(['ADMIN_PORT needs ADMIN_TOKEN, the bearer token admin requests must carry']);
+    expect(problemsOf({ ADMIN_TOKEN: token })).toEqual(['ADMIN_TOKEN is set but ADMIN_PORT is not; set ADMIN_PORT to serve purges']);
+    expect(problemsOf({ ADMIN_PORT: '9465', ADMIN_TOKEN: `${token.slice(1)}` })).toEqual([
+      'ADMIN_TOKEN must be at least 32 characters long',
+    ]);
+    expect(problemsOf({ PORT: '9465', METRICS_PORT: '9464', ADMIN_PORT: '9465', ADMIN_TOKEN: token })).toEqual([
+      'ADMIN_PORT (9465) must differ from PORT: purges are never served on the public port',
+    ]);
+    expect(problemsOf({ METRICS_PORT: '9464', ADMIN_PORT: '9464', ADMIN_TOKEN: token })).toEqual([
+      'ADMIN_PORT (9464) must differ from METRICS_PORT',
+    ]);
+    expect(readConfig({ PORT: '0', ADMIN_PORT: '0', ADMIN_TOKEN: token })).toMatchObject({ adminPort: 0 });
+  });
+
   it('names every bad value in one error', () => {
     expect(
       problemsOf({
