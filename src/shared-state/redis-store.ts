@@ -60,12 +60,11 @@ const REFUSED_KEY = 'token:refused';
 const HOLD_KEY = 'upstream:hold';
 
 /**
- * What purges keep: each tag's index of the windows stored under it and its purge mark (purge-scripts.ts), the
- * latest mark, the log of purges with its state, and the channel the fleet is told on.
+ * What purges keep: each tag's index of the windows stored under it and its purge mark (purge-scripts.ts), the log
+ * of purges with its state, and the channel the fleet is told on.
  */
 const TAG_INDEX = 'x:';
 const TAG_MARK = 'p:';
-const LATEST_MARK_KEY = 'purges:latest';
 const PURGE_STATE_KEY = 'purges';
 const PURGE_LOG_KEY = 'purges:log';
 const PURGE_CHANNEL = 'purges';
@@ -99,7 +98,7 @@ export class RedisStore implements SharedStore {
     const budget = claim.admission.budget;
     const reply = await this.#redis.script(
       CLAIM_WINDOW_SCRIPT,
-      [key, `${key}:lock`, this.#prefix + HOLD_KEY, this.#prefix + (budget?.key ?? 'upstream:budget')],
+      [key, `${key}:lock`, this.#prefix + HOLD_KEY, this.#prefix + (budget?.key ?? 'upstream:budget'), this.#prefix + PURGE_STATE_KEY],
       [
         claim.lockId,
         String(Math.max(1, Math.ceil(claim.lockMs))),
@@ -113,18 +112,19 @@ export class RedisStore implements SharedStore {
     );
     if (failed(reply)) return { outcome: reply === MISSED ? 'missed' : 'unavailable', stored: undefined };
     if (!Array.isArray(reply)) return { outcome: 'unavailable', stored: undefined };
-    const [outcome, value, ageMs, waitMs, rateLimited] = reply as unknown[];
+    const [outcome, value, ageMs, waitMs, rateLimited, purges] = reply as unknown[];
     const stored: StoredWindow | undefined =
       typeof value === 'string' && typeof ageMs === 'number' && ageMs >= 0 ? { value, ageMs } : undefined;
+    const seen = typeof purges === 'string' ? { purges } : {};
     switch (outcome) {
       case 'fresh':
-        return stored ? { outcome: 'fresh', stored } : { outcome: 'unavailable', stored };
+        return stored ? { outcome: 'fresh', stored, ...seen } : { outcome: 'unavailable', stored };
       case 'taken':
       case 'held':
-        return { outcome, stored };
+        return { outcome, stored, ...seen };
       case 'hold':
       case 'budget':
-        return { ...heldBack(outcome, waitMs, rateLimited), stored };
+        return { ...heldBack(outcome, waitMs, rateLimited), stored, ...seen };
       default:
         return { outcome: 'unavailable', stored };
     }
@@ -137,13 +137,14 @@ export class RedisStore implements SharedStore {
     keepMs: number,
     lockId: string | undefined,
     tags: readonly string[],
+    purgesSeen: string,
   ): Promise<void> {
     const stored = this.#prefix + key;
     const tagKeys = tags.flatMap((tag) => [this.#prefix + TAG_INDEX + tag, this.#prefix + TAG_MARK + tag]);
     await this.#redis.script(
       PUBLISH_WINDOW_SCRIPT,
-      [stored, `${stored}:lock`, this.#prefix + LATEST_MARK_KEY, ...tagKeys],
-      [lockId ?? '', value, String(Math.max(0, Math.round(ageMs))), String(Math.floor(keepMs))],
+      [stored, `${stored}:lock`, this.#prefix + PURGE_STATE_KEY, ...tagKeys],
+      [lockId ?? '', value, String(Math.max(0, Math.round(ageMs))), String(Math.floor(keepMs)), purgesSeen],
       { evenIfAway: lockId !== undefined },
     );
   }
@@ -222,13 +223,7 @@ export class RedisStore implements SharedStore {
   async purge(tag: string, keepMs: number): Promise<StorePurge | undefined> {
     const reply = await this.#redis.script(
       PURGE_SCRIPT,
-      [
-        this.#prefix + TAG_INDEX + tag,
-        this.#prefix + TAG_MARK + tag,
-        this.#prefix + LATEST_MARK_KEY,
-        this.#prefix + PURGE_STATE_KEY,
-        this.#prefix + PURGE_LOG_KEY,
-      ],
+      [this.#prefix + TAG_INDEX + tag, this.#prefix + TAG_MARK + tag, this.#prefix + PURGE_STATE_KEY, this.#prefix + PURGE_LOG_KEY],
       [tag, String(Math.max(1, Math.ceil(keepMs))), randomUUID(), String(PURGE_LOG_LENGTH), this.#prefix + PURGE_CHANNEL],
       // Whether a purge without an answer happened cannot be told: it is waited for, until Redis is taken to be away.
       { patient: true },

@@ -59,12 +59,11 @@ local function held(key, me, longest, now)
   return math.ceil(waitMs), hold[3] == '1' and 1 or 0
 end
 
--- The time a string key holds (a purge's mark), or nil: a value of another type or not a number reads as none.
-local function timeIn(key)
-  if redis.call('TYPE', key).ok ~= 'string' then return nil end
-  local time = tonumber(redis.call('GET', key))
-  if time ~= time then return nil end
-  return time
+-- Where the fleet's log of purges is (purge-scripts.ts): '<log id> <sequence>', ' 0' before any purge.
+local function purgePosition(key)
+  if not isHash(key) then return ' 0' end
+  local state = redis.call('HMGET', key, 'id', 'sequence')
+  return (state[1] or '') .. ' ' .. (state[2] or '0')
 end
 
 -- Takes lock for id (SET NX PX): 'new'; finds it already this id's (a claim asked again after a late answer): 'mine';
@@ -97,7 +96,7 @@ return {allowed, waitMs}`);
 
 /**
  * Everything a window lookup reads and decides, in one round trip. KEYS
- * window, its lock, the hold, the call budget; ARGV now, lock id, lock ms,
+ * window, its lock, the hold, the call budget, the log of purges; ARGV now, lock id, lock ms,
  * fresh ms (the TTL), refresh ms (TTL plus stale-while-revalidate), longest
  * value in bytes, this instance's id, longest hold ms, whether there is a
  * budget ('1'), its burst, tokens per ms and background reserve.
@@ -109,11 +108,14 @@ return {allowed, waitMs}`);
  * leaves the reserve); held back by either, the lock is let go at once. The
  * same claim asked again (same lock id) after a late answer finds the lock
  * its own and takes nothing twice.
- * Answers {outcome, value or false, age or -1, ms to wait, rate limited}:
- * `fresh`, `taken`, `held` (another holds the lock), `hold` or `budget`.
+ * Answers {outcome, value or false, age or -1, ms to wait, rate limited,
+ * where the log of purges is}: `fresh`, `taken`, `held` (another holds the
+ * lock), `hold` or `budget`. A window fetched after this answer is stored
+ * only if no purge of its tags comes in between (PUBLISH_WINDOW_SCRIPT).
  */
 export const CLAIM_WINDOW_SCRIPT = script(`
 local now = clock(ARGV[1])
+local purges = purgePosition(KEYS[5])
 local value, age = false, -1
 if isHash(KEYS[1]) then
   local length = redis.call('HSTRLEN', KEYS[1], 'v')
@@ -123,15 +125,15 @@ if isHash(KEYS[1]) then
     age = math.max(0, now - at)
   end
 end
-if value and age <= tonumber(ARGV[4]) then return {'fresh', value, age, 0, 0} end
+if value and age <= tonumber(ARGV[4]) then return {'fresh', value, age, 0, 0, purges} end
 local locked = lock(KEYS[2], ARGV[2], ARGV[3])
-if not locked then return {'held', value, age, 0, 0} end
+if not locked then return {'held', value, age, 0, 0, purges} end
 -- Asked again after a late answer that took the lock: the hold and the budget admitted it then, and are not asked twice.
-if locked == 'mine' then return {'taken', value, age, 0, 0} end
+if locked == 'mine' then return {'taken', value, age, 0, 0, purges} end
 local waitMs, rateLimited = held(KEYS[3], ARGV[7], tonumber(ARGV[8]), now)
 if waitMs > 0 then
   redis.call('DEL', KEYS[2])
-  return {'hold', value, age, waitMs, rateLimited}
+  return {'hold', value, age, waitMs, rateLimited, purges}
 end
 if ARGV[9] == '1' then
   local keep = 0
@@ -139,39 +141,44 @@ if ARGV[9] == '1' then
   local allowed, budgetWaitMs = take(KEYS[4], tonumber(ARGV[10]), tonumber(ARGV[11]), 1, keep, now)
   if allowed == 0 then
     redis.call('DEL', KEYS[2])
-    return {'budget', value, age, budgetWaitMs, 0}
+    return {'budget', value, age, budgetWaitMs, 0, purges}
   end
 end
-return {'taken', value, age, 0, 0}`);
+return {'taken', value, age, 0, 0, purges}`);
 
 /**
  * Stores a window fetched `age` ms ago (by the writer's own clock: a
  * duration, which clocks agree on) for `keep` ms under each of its tags, and
- * lets go of its lock if it is still this id's. A window fetched no later
- * than a purge of any of its tags (purge-scripts.ts) is not stored: what it
- * holds may be what the purge dropped. Each tag's index (a sorted set of
- * window keys by when they expire) loses its expired keys as it gains one,
- * and lives as long as its longest-kept key. KEYS window, lock, latest purge,
- * then each tag's index and purge mark; ARGV now, lock id (or ''), value, age
- * ms, keep ms. Answers 1 when stored, 0 when not.
+ * lets go of its lock if it is still this id's. A window is not stored when a
+ * purge of any of its tags (purge-scripts.ts) came after the claim its fetch
+ * followed (`seen`, where the claim found the log of purges): what it holds
+ * may be what the purge dropped. Each tag's index (a sorted set of window
+ * keys by when they expire) loses its expired keys as it gains one, and lives
+ * as long as its longest-kept key. KEYS window, lock, the log of purges, then
+ * each tag's index and purge mark; ARGV now, lock id (or ''), value, age ms,
+ * keep ms, seen. Answers 1 when stored, 0 when not.
  */
 export const PUBLISH_WINDOW_SCRIPT = script(`
 local now = clock(ARGV[1])
 local keep = tonumber(ARGV[5])
-local at = now - tonumber(ARGV[4])
-local stored = 0
-local function purgedSince()
-  local latest = timeIn(KEYS[3])
-  if latest == nil or latest < at then return false end
+local function purgedSince(seen)
+  local current = purgePosition(KEYS[3])
+  if current == seen then return false end
+  local log, sequence = string.match(seen, '^(%S*) (%d+)$')
+  -- Another log than the claim saw (its first purge, or Redis lost it): anything may have been purged.
+  if log == nil or log ~= string.match(current, '^(%S*) ') then return true end
   for i = 5, #KEYS, 2 do
-    local mark = timeIn(KEYS[i])
-    if mark ~= nil and mark >= at then return true end
+    if redis.call('TYPE', KEYS[i]).ok == 'string' then
+      local markLog, markSequence = string.match(redis.call('GET', KEYS[i]), '^(%S*) (%d+)$')
+      if markLog == log and tonumber(markSequence) > tonumber(sequence) then return true end
+    end
   end
   return false
 end
-if keep > 0 and not purgedSince() then
+local stored = 0
+if keep > 0 and not purgedSince(ARGV[6]) then
   redis.call('DEL', KEYS[1])
-  redis.call('HSET', KEYS[1], 'v', ARGV[3], 'at', tostring(at))
+  redis.call('HSET', KEYS[1], 'v', ARGV[3], 'at', tostring(now - tonumber(ARGV[4])))
   redis.call('PEXPIRE', KEYS[1], keep)
   for i = 4, #KEYS, 2 do
     if redis.call('EXISTS', KEYS[i]) == 1 and redis.call('TYPE', KEYS[i]).ok ~= 'zset' then redis.call('DEL', KEYS[i]) end

@@ -19,7 +19,8 @@ export interface SharedStore {
   claimWindow(claim: WindowClaimRequest): Promise<WindowClaim>;
   /**
    * Stores a window for `keepMs`, `ageMs` old, under each of its `tags` (cache-tags.ts), unless a purge of any of
-   * them came since it was fetched; releases `lockId`'s lock on it if it still holds it.
+   * them came after the claim its fetch followed (`purgesSeen`, that claim's `purges`); releases `lockId`'s lock on
+   * it if it still holds it.
    */
   publishWindow(
     key: string,
@@ -28,11 +29,13 @@ export interface SharedStore {
     keepMs: number,
     lockId: string | undefined,
     tags: readonly string[],
+    purgesSeen: string,
   ): Promise<void>;
   /**
-   * Drops every window stored under `tag`, keeps any window fetched before now from being stored under it later
-   * (for `keepMs`, the longest a window is kept), and records the purge in the fleet's log, where the others read
-   * it (purgesSince) when told (onPurge) or when they next look. Undefined when the store cannot answer.
+   * Drops every window stored under `tag`, keeps any window whose fetch was claimed before now from being stored
+   * under it later (for `keepMs`, the longest a window is kept), and records the purge in the fleet's log, where
+   * the others read it (purgesSince) when told (onPurge) or when they next look. Undefined when the store cannot
+   * answer.
    */
   purge(tag: string, keepMs: number): Promise<StorePurge | undefined>;
   /** The purges recorded since `position` (undefined: none, only where the log is now); undefined when the store cannot answer. */
@@ -118,7 +121,11 @@ export interface StoredWindow {
   ageMs: number;
 }
 
-export type WindowClaim = ({ outcome: 'fresh' } | ClaimOutcome | HeldBack) & { stored: StoredWindow | undefined };
+export type WindowClaim = ({ outcome: 'fresh' } | ClaimOutcome | HeldBack) & {
+  stored: StoredWindow | undefined;
+  /** Where the fleet's log of purges was when the store answered (opaque): a window fetched since is published with it. */
+  purges?: string | undefined;
+};
 
 export interface TokenClaimRequest {
   lockId: string;

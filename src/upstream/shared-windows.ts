@@ -90,19 +90,19 @@ export class SharedWindows {
         case 'fresh': {
           const window = this.#decode(key, answer.stored);
           // A fresh value that does not read as a window is fetched anew, and replaced.
-          return window ?? this.#fetchAndPublish(key, query, undefined, fetchUpstream, false);
+          return window ?? this.#fetchAndPublish(key, query, undefined, answer.purges, fetchUpstream, false);
         }
         case 'taken':
-          return this.#fetchAndPublish(key, query, lockId, fetchUpstream, true);
+          return this.#fetchAndPublish(key, query, lockId, answer.purges, fetchUpstream, true);
         case 'held back':
           throw this.#options.heldBack(answer, background);
         case 'unavailable':
-          // A lock an earlier, late claim took is still this one's, and released with the publish.
-          return this.#fetchAndPublish(key, query, lockId, fetchUpstream, false);
+          // A lock an earlier, late claim took is still this one's, and released after the fetch.
+          return this.#fetchAndPublish(key, query, lockId, undefined, fetchUpstream, false);
         case 'held':
         case 'missed':
           // A late answer is no outage: asked again (with the same id, so a lock it took is found to be this one's).
-          if (Date.now() >= waitUntil) return this.#fetchAndPublish(key, query, lockId, fetchUpstream, false);
+          if (Date.now() >= waitUntil) return this.#fetchAndPublish(key, query, lockId, answer.purges, fetchUpstream, false);
           await pause(WINDOW_POLL_MS);
           answer = undefined;
       }
@@ -136,12 +136,15 @@ export class SharedWindows {
 
   /**
    * The upstream's window, published for the others once the caller has it (the publish releases the lock) under
-   * the tags of what it holds; on failure the lock is released, so nobody waits for it.
+   * the tags of what it holds, with where the log of purges was before the fetch began (`purgesSeen`), so that a
+   * purge meanwhile keeps it out; without that (the store did not answer the claim) it is not published. On
+   * failure, or unpublished, the lock is released, so nobody waits for it.
    */
   async #fetchAndPublish(
     key: string,
     query: SearchQuery,
     lockId: string | undefined,
+    purgesSeen: string | undefined,
     fetchUpstream: (admitted: boolean) => Promise<SearchWindow>,
     admitted: boolean,
   ): Promise<SearchWindow> {
@@ -153,8 +156,13 @@ export class SharedWindows {
       if (lockId !== undefined) void store.releaseWindow(storeKey(key), lockId);
       throw error;
     }
+    if (purgesSeen === undefined) {
+      if (lockId !== undefined) void store.releaseWindow(storeKey(key), lockId);
+      return window;
+    }
     const ageMs = Math.max(0, clock() - window.fetchedAt);
-    void store.publishWindow(storeKey(key), encodeWindow(key, window), ageMs, maxAgeMs - ageMs, lockId, [...dataTags(query, window.slots)]);
+    const tags = [...dataTags(query, window.slots)];
+    void store.publishWindow(storeKey(key), encodeWindow(key, window), ageMs, maxAgeMs - ageMs, lockId, tags, purgesSeen);
     return window;
   }
 }

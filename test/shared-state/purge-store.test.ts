@@ -1,5 +1,6 @@
 import { EventEmitter, once } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { BEFORE_ANY_PURGE } from '../../src/shared-state/purge-scripts.js';
 import { ALL_TAG, companyTag, jurisdictionTag } from '../../src/upstream/cache-tags.js';
 import type { StorePurge } from '../../src/upstream/shared-store.js';
 import { redisStorePerTest } from '../support/redis-server.js';
@@ -11,9 +12,22 @@ const KEEP_MS = 60_000;
 const ZEBRA = companyTag('GB', '09876543');
 const ACME = companyTag('GB', '01234567');
 
-/** A window stored as an instance publishes one: `ageMs` old, under the tags of what it holds. */
-function publish(key: string, tags: string[], ageMs = 0): Promise<void> {
-  return store().publishWindow(key, `window ${key}`, ageMs, KEEP_MS, undefined, [ALL_TAG, jurisdictionTag('GB'), ...tags]);
+/** A window stored as an instance publishes one: under the tags of what it holds, with where its claim found the log of purges. */
+function publish(key: string, tags: string[], purgesSeen = BEFORE_ANY_PURGE): Promise<void> {
+  return store().publishWindow(key, `window ${key}`, 0, KEEP_MS, undefined, [ALL_TAG, jurisdictionTag('GB'), ...tags], purgesSeen);
+}
+
+/** Where the log of purges is, as a claim of `key`'s fetch finds it. */
+async function claimed(key: string): Promise<string> {
+  const claim = await store().claimWindow({
+    key,
+    lockId: key,
+    lockMs: 60_000,
+    freshMs: 1_000,
+    refreshMs: 1_000,
+    admission: { holder: 'this instance', longestHoldMs: 60_000 },
+  });
+  return claim.purges!;
 }
 
 function stored(key: string): boolean {
@@ -36,18 +50,32 @@ describe('purges on the fleet store', () => {
     expect((await purge(jurisdictionTag('GB')))?.windows).toBe(1);
   });
 
-  it('keep a window fetched before the purge from being stored after it, and store one fetched after', async () => {
+  it('keep a window whose fetch was claimed before the purge from being stored after it, and store one claimed after', async () => {
+    await purge(ACME);
+    const [before, other] = [await claimed('w:before'), await claimed('w:other')];
     await purge(ZEBRA);
-    clock().advance(10);
-    // Fetched 10 ms ago, before the purge; another fetched 9 ms ago, after it; another holding only other companies.
-    await publish('w:before', [ZEBRA], 10);
-    await publish('w:after', [ZEBRA], 9);
-    await publish('w:other', [ACME], 10);
+    const after = await claimed('w:after');
+    await publish('w:before', [ZEBRA], before);
+    await publish('w:after', [ZEBRA], after);
+    // Claimed before the purge too, but holding none of its companies.
+    await publish('w:other', [ACME], other);
     expect(['w:before', 'w:after', 'w:other'].map(stored)).toEqual([false, true, true]);
-    // A purge of everything keeps out whatever was fetched before it, whatever it holds.
+    // A purge of everything keeps out whatever was claimed before it, whatever it holds.
+    const late = await claimed('w:late');
     await purge(ALL_TAG);
-    await publish('w:late', [ACME], 1);
+    await publish('w:late', [ACME], late);
     expect(stored('w:late')).toBe(false);
+  });
+
+  it('keep out a window claimed before the log of purges began, or before Redis lost it', async () => {
+    const first = await claimed('w:first');
+    await purge(ACME);
+    await publish('w:first', [ZEBRA], first);
+    const lost = await claimed('w:lost');
+    cli('DEL', 'test:purges');
+    await purge(ACME);
+    await publish('w:lost', [ZEBRA], lost);
+    expect(['w:first', 'w:lost'].map(stored)).toEqual([false, false]);
   });
 
   it("never touch the fleet's token, holds, budget or rate limits", async () => {

@@ -5,6 +5,7 @@ import { readConfig } from '../../src/gateway/config/gateway-config.js';
 /** The deadline every gateway has unless REDIS_COMMAND_TIMEOUT_MS says otherwise. */
 const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = readConfig({}).redisCommandTimeoutMs;
 import { AWAY_AFTER_DEADLINES, MIN_AWAY_AFTER_MS } from '../../src/shared-state/redis-health.js';
+import { BEFORE_ANY_PURGE } from '../../src/shared-state/purge-scripts.js';
 import { MAX_VALUE_BYTES, RedisStore } from '../../src/shared-state/redis-store.js';
 import type { WindowClaimRequest } from '../../src/upstream/shared-store.js';
 import { manualClock } from '../support/clock.js';
@@ -63,19 +64,31 @@ describe('RedisStore', () => {
   it('reads a window, and claims its fetch when it is missing or stale, in one script judged by one clock', async () => {
     const clock = manualClock();
     const timed = await open({ clock });
-    expect(await timed.claimWindow(claim('w', 'first'))).toEqual({ outcome: 'taken', stored: undefined });
+    expect(await timed.claimWindow(claim('w', 'first'))).toEqual({ outcome: 'taken', stored: undefined, purges: BEFORE_ANY_PURGE });
     // The same claim asked again (after a late answer) finds the lock its own; another finds it held.
-    expect(await timed.claimWindow(claim('w', 'first'))).toEqual({ outcome: 'taken', stored: undefined });
-    expect(await timed.claimWindow(claim('w', 'second'))).toEqual({ outcome: 'held', stored: undefined });
+    expect(await timed.claimWindow(claim('w', 'first'))).toEqual({ outcome: 'taken', stored: undefined, purges: BEFORE_ANY_PURGE });
+    expect(await timed.claimWindow(claim('w', 'second'))).toEqual({ outcome: 'held', stored: undefined, purges: BEFORE_ANY_PURGE });
 
     // Fetched 300 ms ago by its writer's clock: stored that old on the store's, whatever the writer's clock reads.
-    await timed.publishWindow('w', 'window', 300, 60_000, 'first', []);
-    expect(await timed.claimWindow(claim('w', 'second'))).toEqual({ outcome: 'fresh', stored: { value: 'window', ageMs: 300 } });
+    await timed.publishWindow('w', 'window', 300, 60_000, 'first', [], BEFORE_ANY_PURGE);
+    expect(await timed.claimWindow(claim('w', 'second'))).toEqual({
+      outcome: 'fresh',
+      stored: { value: 'window', ageMs: 300 },
+      purges: BEFORE_ANY_PURGE,
+    });
     clock.advance(701);
     // Past its TTL: served stale, and the publish released the first lock, so the second claim takes it.
-    expect(await timed.claimWindow(claim('w', 'second'))).toEqual({ outcome: 'taken', stored: { value: 'window', ageMs: 1_001 } });
+    expect(await timed.claimWindow(claim('w', 'second'))).toEqual({
+      outcome: 'taken',
+      stored: { value: 'window', ageMs: 1_001 },
+      purges: BEFORE_ANY_PURGE,
+    });
     await timed.releaseWindow('w', 'first');
-    expect(await timed.claimWindow(claim('w', 'third'))).toEqual({ outcome: 'held', stored: { value: 'window', ageMs: 1_001 } });
+    expect(await timed.claimWindow(claim('w', 'third'))).toEqual({
+      outcome: 'held',
+      stored: { value: 'window', ageMs: 1_001 },
+      purges: BEFORE_ANY_PURGE,
+    });
     await timed.releaseWindow('w', 'second');
     expect((await timed.claimWindow(claim('w', 'third'))).outcome).toBe('taken');
   });
@@ -90,6 +103,7 @@ describe('RedisStore', () => {
       reason: 'rate_limited',
       waitMs: 5_000,
       stored: undefined,
+      purges: BEFORE_ANY_PURGE,
     });
     // Held back, the claim let its lock go: nobody waits for a fetch that will not be made.
     expect(await timed.claimWindow(claim('w', 'b', { admission: { ...ADMISSION, holder: 'another instance', budget } }))).toMatchObject({
@@ -97,7 +111,7 @@ describe('RedisStore', () => {
     });
     await timed.releaseWindow('w', 'b');
     clock.advance(5_000);
-    await timed.publishWindow('stale', 'window', 1_500, 60_000, undefined, []);
+    await timed.publishWindow('stale', 'window', 1_500, 60_000, undefined, [], BEFORE_ANY_PURGE);
     // A refresh of a window still served (past its TTL, within stale-while-revalidate) leaves the reserve: one of two.
     expect(await timed.claimWindow(claim('stale', 'c', { admission: { ...ADMISSION, budget } }))).toMatchObject({ outcome: 'taken' });
     await timed.releaseWindow('stale', 'c');
@@ -113,12 +127,12 @@ describe('RedisStore', () => {
   it('reads no window longer than the gateway writes: one planted in Redis is not read, and reads as none', async () => {
     redisCli(['HSET', 'test:planted', 'at', '0']);
     redisCli(['HSET', 'test:planted', 'v'], 'x'.repeat(MAX_VALUE_BYTES + 1));
-    expect(await store.claimWindow(claim('planted', 'a'))).toEqual({ outcome: 'taken', stored: undefined });
+    expect(await store.claimWindow(claim('planted', 'a'))).toEqual({ outcome: 'taken', stored: undefined, purges: BEFORE_ANY_PURGE });
     // Another type under the key, or a stamp that is no number, is no window either.
     redisCli(['SET', 'test:string', 'value']);
-    expect(await store.claimWindow(claim('string', 'a'))).toEqual({ outcome: 'taken', stored: undefined });
+    expect(await store.claimWindow(claim('string', 'a'))).toEqual({ outcome: 'taken', stored: undefined, purges: BEFORE_ANY_PURGE });
     redisCli(['HSET', 'test:nan', 'v', 'window', 'at', 'nan']);
-    expect(await store.claimWindow(claim('nan', 'a'))).toEqual({ outcome: 'taken', stored: undefined });
+    expect(await store.claimWindow(claim('nan', 'a'))).toEqual({ outcome: 'taken', stored: undefined, purges: BEFORE_ANY_PURGE });
   });
 
   it('keeps the token, its renewal lock and the refused flag, drops a token only while it is still the refused one', async () => {
@@ -166,7 +180,7 @@ describe('RedisStore', () => {
     // The late claim took the lock; asked again with its id (until answered in time), it is found to be this claim's.
     let again = await store.claimWindow(claim('w', 'a'));
     while (again.outcome === 'missed') again = await store.claimWindow(claim('w', 'a'));
-    expect(again).toEqual({ outcome: 'taken', stored: undefined });
+    expect(again).toEqual({ outcome: 'taken', stored: undefined, purges: BEFORE_ANY_PURGE });
     // A decision that cannot be asked twice (tokens taken from a bucket) waits for its late answer instead.
     proxy.delayMs = 2 * DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
     expect(await store.take('bucket', { burst: 1, perMinute: 1 }, 1)).toEqual({ allowed: true });
@@ -213,7 +227,7 @@ describe('RedisStore', () => {
   });
 
   it('takes a lost connection for an outage at once, goes on alone, and shares again once Redis is restarted', async () => {
-    await store.publishWindow('w', 'before', 0, 60_000, undefined, []);
+    await store.publishWindow('w', 'before', 0, 60_000, undefined, [], BEFORE_ANY_PURGE);
     const outage = log.next(OUTAGE);
     await redis.kill();
     await within(outage, SAFETY_MS, 'the outage to be noticed');
@@ -221,7 +235,7 @@ describe('RedisStore', () => {
     const back = log.next(BACK);
     await redis.restart();
     await within(back, SAFETY_MS, 'Redis to be found back');
-    await store.publishWindow('w', 'after', 0, 60_000, undefined, []);
+    await store.publishWindow('w', 'after', 0, 60_000, undefined, [], BEFORE_ANY_PURGE);
     expect(await store.claimWindow(claim('w', 'a'))).toMatchObject({ outcome: 'fresh', stored: { value: 'after' } });
     expect(log.count(OUTAGE)).toBe(1);
   });
@@ -238,7 +252,7 @@ describe('RedisStore', () => {
       expect(refusedLog.count(OUTAGE)).toBe(1);
       expect(JSON.stringify(refusedLog.lines)).not.toContain('wrong-redis-password');
       const right = await open({ url: guarded.url });
-      await right.publishWindow('a', 'x', 0, 1_000, undefined, []);
+      await right.publishWindow('a', 'x', 0, 1_000, undefined, [], BEFORE_ANY_PURGE);
       expect(await right.claimWindow(claim('a', 'a'))).toMatchObject({ outcome: 'fresh', stored: { value: 'x' } });
       expect(JSON.stringify(log.lines)).not.toContain('s3cret-redis-password');
     } finally {
