@@ -3,7 +3,7 @@ import { readConfig, type GatewayConfig } from '../../src/gateway/config/gateway
 import { createLogger } from '../../src/gateway/logger.js';
 import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
 import { startLookupService, type LookupService, type LookupServiceOptions } from '../../src/lookup-service/index.js';
-import type { Clock } from '../../src/upstream/resilience/clock.js';
+import type { Alarm, Clock } from '../../src/upstream/resilience/clock.js';
 import { send, type HttpAnswer } from './http.js';
 import { startRedisProxy, type RedisProxy } from './redis-proxy.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
@@ -48,6 +48,10 @@ export interface FleetOptions {
   instanceClocks?: (Clock | undefined)[];
   /** Each instance reaches Redis through a proxy of its own (`fleet.proxies`), to slow or cut its network. */
   redisProxies?: boolean;
+  /** What sets each instance's reads of the fleet's log of purges, by index, e.g. alarms the test rings. */
+  purgeCheckAlarms?: (Alarm | undefined)[];
+  /** Where the instances' upstream is instead of the lookup service, e.g. a proxy that holds a search. */
+  upstreamUrl?: string;
 }
 
 export const SEARCH_DOCUMENT = `query Search($q: String!, $jurisdiction: CountryCode!, $pageSize: Int, $after: String) {
@@ -77,14 +81,14 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
     };
     return startGateway(
       config,
-      { url: new URL(lookup.url), ...lookup.credentials },
+      { url: new URL(options.upstreamUrl ?? lookup.url), ...lookup.credentials },
       createLogger(config.logLevel, {
         write: (line: string) => {
           lines.push(line);
           lineAdded.emit('line');
         },
       }),
-      { clock: options.instanceClocks?.[i] ?? options.clock, redisClock: options.clock },
+      { clock: options.instanceClocks?.[i] ?? options.clock, redisClock: options.clock, purgeCheckAlarm: options.purgeCheckAlarms?.[i] },
     );
   });
   const started = await Promise.allSettled(starting);

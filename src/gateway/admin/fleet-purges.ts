@@ -32,8 +32,8 @@ export interface PurgeOutcome {
 }
 
 export interface FleetPurgesOptions {
-  /** The fleet's store; undefined without REDIS_URL, where this instance is the whole fleet. */
-  store: SharedStore | undefined;
+  /** The fleet's store, as purges use it; undefined without REDIS_URL, where this instance is the whole fleet. */
+  store: Pick<SharedStore, 'purge' | 'purgesSince' | 'onPurge'> | undefined;
   caches: LocalCaches;
   log: Logger;
   /** How long a window may be kept (TTL and the longest stale period): how long a purge keeps older windows out of Redis. */
@@ -90,12 +90,10 @@ export class FleetPurges {
     const memory = caches.purge(tag) ?? { windows: 0, answers: 0 };
     if (store !== undefined && sent === undefined) this.#keepPending(tag);
     if (sent !== undefined) {
-      const known = this.#position;
-      if (known !== undefined && known.log === sent.position.log && known.sequence + 1 === sent.position.sequence) {
-        this.#position = sent.position;
-      } else {
-        void this.check();
-      }
+      // Next in the log after what this instance has applied: nothing to read. Otherwise others purged too (or the
+      // log is new here): the log is read, this purge again with them.
+      if (this.#position !== undefined && follows(this.#position, sent.position)) this.#position = sent.position;
+      else void this.check();
     }
     const outcome: PurgeOutcome = { tag, memory, shared: sent?.windows, fleet: store !== undefined };
     log.info({ tag, by, ...memory, sharedWindows: outcome.shared, thisInstanceOnly: sent === undefined }, 'Purged');
@@ -133,11 +131,14 @@ export class FleetPurges {
   async #readLog(): Promise<void> {
     const { store, log } = this.#options;
     if (store === undefined || !(await this.#sendPending())) return;
-    const read = await store.purgesSince(this.#position);
+    const since = this.#position;
+    const read = await store.purgesSince(since);
     if (read === undefined) return;
-    const first = this.#position === undefined;
-    this.#position = read.position;
-    if (first) {
+    // A purge made here meanwhile may have moved the position on: what it applied is not applied again.
+    const applied = this.#position;
+    this.#position =
+      applied !== undefined && applied.log === read.position.log && applied.sequence > read.position.sequence ? applied : read.position;
+    if (since === undefined) {
       if (this.#startedUnaware)
         this.#dropAll('Redis answered for the first time since this instance started; purges made before are unknown here');
       return;
@@ -146,7 +147,9 @@ export class FleetPurges {
       this.#dropAll('This instance missed more purges than the fleet keeps (or Redis lost them)');
       return;
     }
-    for (const tag of read.tags) {
+    const first = read.position.sequence - read.tags.length + 1;
+    for (const [i, tag] of read.tags.entries()) {
+      if (applied?.log === read.position.log && first + i <= applied.sequence) continue;
       const dropped = this.#options.caches.purge(tag);
       if (dropped === undefined) log.warn({ tag: tag.slice(0, 200) }, 'Ignored a purge in Redis naming no tag the gateway writes');
       else log.info({ tag, ...dropped }, 'Purge applied');
@@ -175,4 +178,9 @@ export class FleetPurges {
     }
     return true;
   }
+}
+
+/** Whether `next` is the purge right after `known` in the log: the same log, or the first of a log begun since. */
+function follows(known: PurgePosition, next: PurgePosition): boolean {
+  return (known.log === next.log || known.log === '') && known.sequence + 1 === next.sequence;
 }
