@@ -1,5 +1,4 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { afterEach, beforeEach } from 'vitest';
 import { readConfig } from '../../src/gateway/config/gateway-config.js';
 
@@ -10,6 +9,7 @@ import type { Clock } from '../../src/upstream/resilience/clock.js';
 import { RedisStore } from '../../src/shared-state/redis-store.js';
 import { manualClock, type ManualClock } from './clock.js';
 import { freePort } from './free-port.js';
+import { stopChild } from './processes.js';
 import { collectedLog } from './log-lines.js';
 import { within } from './within.js';
 
@@ -62,13 +62,6 @@ async function spawnOn(port: number, options: RedisServerOptions): Promise<Child
   child.stdout?.resume();
   child.stderr?.resume();
   return child;
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGKILL');
-  await exited;
 }
 
 /** Debian's redis-server on a free loopback port, without persistence, stopped by the test with stop(). */

@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { expect } from 'vitest';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.js';
+import { isListening, stopChild } from './processes.js';
 import { send } from './http.js';
-import { within } from './within.js';
+import { eventually, within } from './within.js';
 
 /** The VCL operators are given (docs/operations.md), run here as it is but for its backend's port. */
 const VCL = new URL('../../deploy/varnish/gateway.vcl', import.meta.url);
@@ -41,6 +42,8 @@ export async function startVarnish(backendUrl: string): Promise<Varnish> {
   }
   const { child, port } = started;
   const url = `http://127.0.0.1:${port}`;
+  // Its child starts listening on the port the manager bound a moment after the manager says it launched it.
+  await eventually(async () => expect(await isListening(url)).toBe(true), 20);
   return {
     url,
     async purgeTag(tag) {
@@ -50,7 +53,7 @@ export async function startVarnish(backendUrl: string): Promise<Varnish> {
       return Number(purged[1]);
     },
     async stop() {
-      await stopChild(child);
+      await stopChild(child, 'SIGTERM');
       await rm(dir, { recursive: true, force: true });
     },
   };
@@ -75,19 +78,11 @@ async function spawnOn(port: number, dir: string): Promise<ChildProcess> {
   try {
     await within(ready, START_TIMEOUT_MS, 'varnishd to start');
   } catch (error) {
-    await stopChild(child);
+    await stopChild(child, 'SIGTERM');
     throw error;
   }
   // Its later output is not read: drained, so that it never blocks on a full pipe.
   child.stdout?.removeAllListeners('data').resume();
   child.stderr?.removeAllListeners('data').resume();
   return child;
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  // The manager stops its child, and exits.
-  child.kill('SIGTERM');
-  await exited;
 }
