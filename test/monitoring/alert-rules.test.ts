@@ -4,8 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { load } from 'js-yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PROMETHEUS_RULE_FILE, RULES_FILE, ruleGroups } from '../../scripts/monitoring/prometheus-rule.js';
+import { SERVICE_FAILURE_CODES } from '../../src/gateway/observability/metrics.js';
 import { exportedSeriesNames } from '../support/metrics.js';
 import { selectorsOf } from '../support/promql.js';
+import { ERROR_CODES } from '../../src/errors/codes.js';
 
 const UNIT_TESTS = fileURLToPath(new URL('../../deploy/prometheus/alerts.test.yaml', import.meta.url));
 const RUNBOOKS = new URL('../../docs/runbooks.md', import.meta.url);
@@ -88,6 +90,15 @@ describe('the alert rules (deploy/prometheus/alerts.yaml)', () => {
         `## ${alert} says, in order: ${RUNBOOK_PARTS.join(', ')}`,
       ).toBe(true);
     }
+  });
+
+  it('are explained in docs/runbooks.md, whose SLO section names every code the availability SLO counts as failed', () => {
+    const slos = runbookSections().get('The SLOs')!;
+    const list = slos.slice(slos.indexOf('These codes:'), slos.indexOf("A client's own mistakes"));
+    const named = [...list.matchAll(/`([A-Z][A-Z_]+)`/g)].map(([, code]) => code!);
+    expect(named.filter((code) => !(code in ERROR_CODES))).toEqual([]);
+    expect(new Set(named)).toEqual(SERVICE_FAILURE_CODES);
+    expect(SERVICE_FAILURE_CODES.size).toBeGreaterThan(5);
   });
 
   it('name only metrics a gateway exports, and recording rules of the file', () => {

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { ERROR_CODES, type ErrorCode } from '../../errors/codes.js';
+import { ERROR_CODES } from '../../errors/codes.js';
 import type {
   CacheLookupResult,
   HoldReason,
@@ -19,26 +19,12 @@ const PREFIX = 'csg_';
 const OUTCOMES: readonly RequestOutcome[] = ['response_cache', 'graphql', 'refused', 'other'];
 /** Every code a client can be answered with; anything else counts as `other`. */
 const CODES = [...Object.keys(ERROR_CODES), 'other'];
-/** The upstream's failures, answered 200 beside whatever data there is; UPSTREAM_REJECTED_QUERY (the client's search) and UPSTREAM_INVALID_FIELD (one value) are not. */
-const UPSTREAM_FAILURES: readonly ErrorCode[] = [
-  'UPSTREAM_AUTH_FAILED',
-  'UPSTREAM_RATE_LIMITED',
-  'UPSTREAM_UNAVAILABLE',
-  'UPSTREAM_TIMEOUT',
-  'UPSTREAM_BAD_RESPONSE',
-];
-/**
- * The codes that say the gateway or the upstream failed a client, not that the
- * client asked for something wrong: every code answered with a 5xx, and the
- * upstream's failures. The availability SLO (deploy/prometheus/alerts.yaml)
- * counts a request that gets one as failed.
- */
-export const SERVICE_FAILURE_CODES: ReadonlySet<string> = new Set([
-  ...Object.entries(ERROR_CODES)
-    .filter(([, entry]) => entry.statuses.some((status) => status >= 500))
+/** The codes whose requests the availability SLO counts as failed (the catalogue's `serviceFailure`). */
+export const SERVICE_FAILURE_CODES: ReadonlySet<string> = new Set(
+  Object.entries(ERROR_CODES)
+    .filter(([, entry]) => 'serviceFailure' in entry && entry.serviceFailure)
     .map(([code]) => code),
-  ...UPSTREAM_FAILURES,
-]);
+);
 const ENDPOINTS = [SEARCH_ENDPOINT, TOKEN_ENDPOINT];
 const STATUS_CLASSES: readonly UpstreamStatusClass[] = ['2xx', '3xx', '4xx', '5xx', 'none'];
 const CALL_OUTCOMES: readonly UpstreamCallOutcome[] = ['success', 'http_error', 'bad_response', 'timeout', 'connection_error', 'error'];
@@ -104,7 +90,7 @@ export class GatewayMetrics implements UpstreamObserver {
     this.#failed = new CounterFamily(
       r,
       `${PREFIX}http_requests_failed_total`,
-      "Requests the gateway or the upstream failed, not the client: a GraphQL answer holding an error of a 5xx code or of the upstream's failures (graphql), or a refusal with a 5xx code (refused). The availability SLO's bad events.",
+      "Requests the gateway or the upstream failed, not the client: a GraphQL answer holding an error of such a code (graphql), or a refusal with one (refused). The availability SLO's bad events.",
       [['outcome', ['graphql', 'refused']]],
     );
     this.#refusals = new CounterFamily(
