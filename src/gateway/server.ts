@@ -113,7 +113,17 @@ export async function startGateway(
   const documentBytes = Math.floor(config.cacheMaxBytes * DOCUMENT_CACHE_SHARE);
   const documents = new DocumentCache(documentBytes);
   const shared = await openSharedStore(config, logger, options.redisClock);
-  const metrics = config.metricsPort === undefined ? undefined : new GatewayMetrics(config.apiKeys.map((key) => key.id));
+  const metrics =
+    config.metricsPort === undefined
+      ? undefined
+      : new GatewayMetrics(
+          config.apiKeys.map((key) => key.id),
+          {
+            cacheMaxBytes: config.cacheMaxBytes,
+            upstreamMaxCallsPerMinute: config.upstreamMaxCallsPerMinute,
+            maxConnections: config.maxConnections,
+          },
+        );
   const clock = options.clock ?? systemClock;
   const live = new LiveSettings(config);
   const upstream = upstreamClientFor(config, target, {
@@ -204,6 +214,7 @@ export async function startGateway(
     cacheBytes: () => ({ upstream_windows: upstream.cacheBytes, responses: responseCache?.bytes ?? 0, documents: documents.bytes }),
     clock,
     redisSharing,
+    connections: () => new Promise((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count)))),
   });
   // METRICS_PORT or ADMIN_PORT taken: the gateway does not start half-way, holding its public port.
   const stopHalfStarted = async (error: unknown): Promise<never> => {
