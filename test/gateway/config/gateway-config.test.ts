@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { describeConfig, readConfig } from '../../../src/gateway/config/gateway-config.js';
+import { ConfigError, describeConfig, readConfig, readSettings } from '../../../src/gateway/config/gateway-config.js';
 import { SETTING_GROUPS } from '../../../src/gateway/config/settings.js';
 import { configurationReference } from '../../../scripts/configuration-reference.js';
 import { problemsOf } from '../../support/config-problems.js';
@@ -191,6 +191,17 @@ describe('readConfig', () => {
       'ADMIN_PORT (9464) must differ from METRICS_PORT',
     ]);
     expect(readConfig({ PORT: '0', ADMIN_PORT: '0', ADMIN_TOKEN: token })).toMatchObject({ adminPort: 0 });
+  });
+
+  it('reads a few settings alone for a tool, as the gateway reads them, whatever the others say', () => {
+    const env = { ADMIN_PORT: '9465', ADMIN_TOKEN: 't'.repeat(32), PORT: 'not a port', NODE_ENV: 'production' };
+    expect(readSettings(['adminHost', 'adminPort', 'adminToken'], env)).toEqual({
+      adminHost: '127.0.0.1',
+      adminPort: 9465,
+      adminToken: 't'.repeat(32),
+    });
+    expect(() => readSettings(['adminPort'], { ADMIN_PORT: 'ninety' })).toThrow(ConfigError);
+    expect(() => readSettings(['adminPort'], { ADMIN_PORT: 'ninety' })).toThrow('ADMIN_PORT must be a whole number from 0 to 65535');
   });
 
   it('names every bad value in one error', () => {
