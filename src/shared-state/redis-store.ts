@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Clock } from '../upstream/resilience/clock.js';
 import type { UpstreamLog } from '../upstream/log.js';
 import type {
@@ -20,8 +19,9 @@ import type {
 } from '../upstream/shared-store.js';
 import { MAX_ACCESS_TOKEN_LENGTH } from '../upstream/token-response.js';
 import { MAX_STORED_WINDOW_LENGTH } from '../upstream/window-codec.js';
-import { PURGE_LOG_LENGTH, PURGE_SCRIPT, PURGE_SCRIPTS, PURGES_SINCE_SCRIPT } from './purge-scripts.js';
+import { PURGE_SCRIPTS } from './purge-scripts.js';
 import { failed, MISSED, RedisConnection } from './redis-connection.js';
+import { RedisPurges } from './redis-purges.js';
 import {
   ADMIT_SCRIPT,
   ALL_SCRIPTS,
@@ -58,16 +58,8 @@ const TOKEN_KEY = 'token';
 const TOKEN_LOCK_KEY = 'token:lock';
 const REFUSED_KEY = 'token:refused';
 const HOLD_KEY = 'upstream:hold';
-
-/**
- * What purges keep: each tag's index of the windows stored under it and its purge mark (purge-scripts.ts), the log
- * of purges with its state, and the channel the fleet is told on.
- */
-const TAG_INDEX = 'x:';
-const TAG_MARK = 'p:';
-const PURGE_STATE_KEY = 'purges';
-const PURGE_LOG_KEY = 'purges:log';
-const PURGE_CHANNEL = 'purges';
+/** A window's key as SharedWindows names it (shared-windows.ts storeKey): only such keys are ever dropped by a purge. */
+const WINDOW_KEY = /^w:[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * The fleet's shared state on Redis, each step one script (scripts.ts), so
@@ -77,10 +69,14 @@ const PURGE_CHANNEL = 'purges';
 export class RedisStore implements SharedStore {
   readonly #redis: RedisConnection;
   readonly #prefix: string;
+  readonly #purges: RedisPurges;
+  /** This instance's publishes under way, by window key: a claim of the same window waits for its publish, as it did when a publish was one script. */
+  readonly #publishing = new Map<string, Promise<unknown>>();
 
   private constructor(redis: RedisConnection, keyPrefix: string) {
     this.#redis = redis;
     this.#prefix = keyPrefix;
+    this.#purges = new RedisPurges(redis, keyPrefix, (key) => key.startsWith(keyPrefix) && WINDOW_KEY.test(key.slice(keyPrefix.length)));
   }
 
   /** A store on a connection to Redis, once it has connected or failed to (see RedisConnection.open). */
@@ -95,27 +91,15 @@ export class RedisStore implements SharedStore {
 
   async claimWindow(claim: WindowClaimRequest): Promise<WindowClaim> {
     const key = this.#prefix + claim.key;
-    const budget = claim.admission.budget;
-    const reply = await this.#redis.script(
-      CLAIM_WINDOW_SCRIPT,
-      [key, `${key}:lock`, this.#prefix + HOLD_KEY, this.#prefix + (budget?.key ?? 'upstream:budget'), this.#prefix + PURGE_STATE_KEY],
-      [
-        claim.lockId,
-        String(Math.max(1, Math.ceil(claim.lockMs))),
-        String(claim.freshMs),
-        String(claim.refreshMs),
-        String(MAX_VALUE_BYTES),
-        claim.admission.holder,
-        String(claim.admission.longestHoldMs),
-        ...budgetArguments(budget, budget?.reserve ?? 0),
-      ],
-    );
+    await this.#publishing.get(key);
+    // Where purges are, read beside the claim (the fleet's purge keys are not the window's, see purge-scripts.ts) and before any fetch it starts.
+    const [reply, purges] = await Promise.all([this.#claim(key, claim), this.#purges.position()]);
     if (failed(reply)) return { outcome: reply === MISSED ? 'missed' : 'unavailable', stored: undefined };
     if (!Array.isArray(reply)) return { outcome: 'unavailable', stored: undefined };
-    const [outcome, value, ageMs, waitMs, rateLimited, purges] = reply as unknown[];
+    const [outcome, value, ageMs, waitMs, rateLimited] = reply as unknown[];
     const stored: StoredWindow | undefined =
       typeof value === 'string' && typeof ageMs === 'number' && ageMs >= 0 ? { value, ageMs } : undefined;
-    const seen = typeof purges === 'string' ? { purges } : {};
+    const seen = purges === undefined ? {} : { purges };
     switch (outcome) {
       case 'fresh':
         return stored ? { outcome: 'fresh', stored, ...seen } : { outcome: 'unavailable', stored };
@@ -140,13 +124,22 @@ export class RedisStore implements SharedStore {
     purgesSeen: string,
   ): Promise<void> {
     const stored = this.#prefix + key;
-    const tagKeys = tags.flatMap((tag) => [this.#prefix + TAG_INDEX + tag, this.#prefix + TAG_MARK + tag]);
-    await this.#redis.script(
-      PUBLISH_WINDOW_SCRIPT,
-      [stored, `${stored}:lock`, this.#prefix + PURGE_STATE_KEY, ...tagKeys],
-      [lockId ?? '', value, String(Math.max(0, Math.round(ageMs))), String(Math.floor(keepMs)), purgesSeen],
-      { evenIfAway: lockId !== undefined },
-    );
+    const publishing = (async () => {
+      // Indexed under its tags first, so that a purge from now on finds it; not indexed (purged since, or Redis away), only its lock is let go.
+      const indexed = keepMs > 0 && (await this.#purges.register(stored, tags, keepMs, purgesSeen));
+      await this.#redis.script(
+        PUBLISH_WINDOW_SCRIPT,
+        [stored, `${stored}:lock`, RedisPurges.tombstoneOf(stored)],
+        [lockId ?? '', value, String(Math.max(0, Math.round(ageMs))), String(Math.floor(keepMs)), indexed ? purgesSeen : ''],
+        { evenIfAway: lockId !== undefined },
+      );
+    })();
+    this.#publishing.set(stored, publishing);
+    try {
+      await publishing;
+    } finally {
+      if (this.#publishing.get(stored) === publishing) this.#publishing.delete(stored);
+    }
   }
 
   async claimToken(claim: TokenClaimRequest): Promise<TokenClaim> {
@@ -220,50 +213,39 @@ export class RedisStore implements SharedStore {
     return reply[0] === 1 ? { allowed: true } : { allowed: false, retryAfterMs: reply[1] };
   }
 
-  async purge(tag: string, keepMs: number): Promise<StorePurge | undefined> {
-    const reply = await this.#redis.script(
-      PURGE_SCRIPT,
-      [this.#prefix + TAG_INDEX + tag, this.#prefix + TAG_MARK + tag, this.#prefix + PURGE_STATE_KEY, this.#prefix + PURGE_LOG_KEY],
-      [tag, String(Math.max(1, Math.ceil(keepMs))), randomUUID(), String(PURGE_LOG_LENGTH), this.#prefix + PURGE_CHANNEL],
-      // Whether a purge without an answer happened cannot be told: it is waited for, until Redis is taken to be away.
-      { patient: true },
-    );
-    if (!Array.isArray(reply)) return undefined;
-    const [windows, log, sequence] = reply as unknown[];
-    if (typeof windows !== 'number' || typeof log !== 'string' || typeof sequence !== 'number') return undefined;
-    return { windows, position: { log, sequence } };
+  purge(tag: string, keepMs: number): Promise<StorePurge | undefined> {
+    return this.#purges.purge(tag, keepMs);
   }
 
-  async purgesSince(position: PurgePosition | undefined): Promise<PurgeLogRead | undefined> {
-    const reply = await this.#redis.script(
-      PURGES_SINCE_SCRIPT,
-      [this.#prefix + PURGE_STATE_KEY, this.#prefix + PURGE_LOG_KEY],
-      position === undefined ? ['where', '', '0'] : ['since', position.log, String(position.sequence)],
-    );
-    if (!Array.isArray(reply)) return undefined;
-    const [outcome, log, sequence, ...entries] = reply as unknown[];
-    if (typeof log !== 'string' || typeof sequence !== 'number') return undefined;
-    const now = { log, sequence };
-    if (outcome === 'gap') return { position: now, gap: true };
-    if (outcome === 'at') return { position: now, tags: [] };
-    if (outcome !== 'since') return undefined;
-    // Newest first, each `sequence tag`: read back oldest first, and a log not in order (written by hand) is a gap.
-    const tags: string[] = [];
-    for (const [i, entry] of entries.reverse().entries()) {
-      const [entrySequence, tag] = typeof entry === 'string' ? entry.split(' ', 2) : [];
-      if (tag === undefined || Number(entrySequence) !== sequence - entries.length + 1 + i) return { position: now, gap: true };
-      tags.push(tag);
-    }
-    return { position: now, tags };
+  purgesSince(position: PurgePosition | undefined): Promise<PurgeLogRead | undefined> {
+    return this.#purges.since(position);
   }
 
   onPurge(listener: () => void): void {
-    this.#redis.subscribe(this.#prefix + PURGE_CHANNEL, listener);
+    this.#purges.onPurge(listener);
   }
 
   /** Stops reconnecting and closes the connection; calls still waiting on a hung server are left to their deadlines. */
   async close(): Promise<void> {
     this.#redis.close();
+  }
+
+  #claim(key: string, claim: WindowClaimRequest): Promise<unknown> {
+    const budget = claim.admission.budget;
+    return this.#redis.script(
+      CLAIM_WINDOW_SCRIPT,
+      [key, `${key}:lock`, this.#prefix + HOLD_KEY, this.#prefix + (budget?.key ?? 'upstream:budget')],
+      [
+        claim.lockId,
+        String(Math.max(1, Math.ceil(claim.lockMs))),
+        String(claim.freshMs),
+        String(claim.refreshMs),
+        String(MAX_VALUE_BYTES),
+        claim.admission.holder,
+        String(claim.admission.longestHoldMs),
+        ...budgetArguments(budget, budget?.reserve ?? 0),
+      ],
+    );
   }
 
   async #release(lockKey: string, lockId: string): Promise<void> {

@@ -59,11 +59,14 @@ local function held(key, me, longest, now)
   return math.ceil(waitMs), hold[3] == '1' and 1 or 0
 end
 
--- Where the fleet's log of purges is (purge-scripts.ts): '<log id> <sequence>', ' 0' before any purge.
-local function purgePosition(key)
-  if not isHash(key) then return ' 0' end
-  local state = redis.call('HMGET', key, 'id', 'sequence')
-  return (state[1] or '') .. ' ' .. (state[2] or '0')
+-- Whether the purge marked at position \`mark\` ('<log id> <marked>', see purge-scripts.ts) came after \`seen\`, the
+-- position a claim found: later in the same log, or in another (one begun since, or after Redis lost one). Anything
+-- that does not read as a position counts as a purge after it.
+local function purgedAfter(mark, seen)
+  local markLog, markCount = string.match(mark, '^(%S*) (%d+)$')
+  local seenLog, seenCount = string.match(seen, '^(%S*) (%d+)$')
+  if markLog == nil or seenLog == nil then return true end
+  return markLog ~= seenLog or tonumber(markCount) > tonumber(seenCount)
 end
 
 -- Takes lock for id (SET NX PX): 'new'; finds it already this id's (a claim asked again after a late answer): 'mine';
@@ -96,7 +99,7 @@ return {allowed, waitMs}`);
 
 /**
  * Everything a window lookup reads and decides, in one round trip. KEYS
- * window, its lock, the hold, the call budget, the log of purges; ARGV now, lock id, lock ms,
+ * window, its lock, the hold, the call budget; ARGV now, lock id, lock ms,
  * fresh ms (the TTL), refresh ms (TTL plus stale-while-revalidate), longest
  * value in bytes, this instance's id, longest hold ms, whether there is a
  * budget ('1'), its burst, tokens per ms and background reserve.
@@ -108,14 +111,11 @@ return {allowed, waitMs}`);
  * leaves the reserve); held back by either, the lock is let go at once. The
  * same claim asked again (same lock id) after a late answer finds the lock
  * its own and takes nothing twice.
- * Answers {outcome, value or false, age or -1, ms to wait, rate limited,
- * where the log of purges is}: `fresh`, `taken`, `held` (another holds the
- * lock), `hold` or `budget`. A window fetched after this answer is stored
- * only if no purge of its tags comes in between (PUBLISH_WINDOW_SCRIPT).
+ * Answers {outcome, value or false, age or -1, ms to wait, rate limited}:
+ * `fresh`, `taken`, `held` (another holds the lock), `hold` or `budget`.
  */
 export const CLAIM_WINDOW_SCRIPT = script(`
 local now = clock(ARGV[1])
-local purges = purgePosition(KEYS[5])
 local value, age = false, -1
 if isHash(KEYS[1]) then
   local length = redis.call('HSTRLEN', KEYS[1], 'v')
@@ -125,15 +125,15 @@ if isHash(KEYS[1]) then
     age = math.max(0, now - at)
   end
 end
-if value and age <= tonumber(ARGV[4]) then return {'fresh', value, age, 0, 0, purges} end
+if value and age <= tonumber(ARGV[4]) then return {'fresh', value, age, 0, 0} end
 local locked = lock(KEYS[2], ARGV[2], ARGV[3])
-if not locked then return {'held', value, age, 0, 0, purges} end
+if not locked then return {'held', value, age, 0, 0} end
 -- Asked again after a late answer that took the lock: the hold and the budget admitted it then, and are not asked twice.
-if locked == 'mine' then return {'taken', value, age, 0, 0, purges} end
+if locked == 'mine' then return {'taken', value, age, 0, 0} end
 local waitMs, rateLimited = held(KEYS[3], ARGV[7], tonumber(ARGV[8]), now)
 if waitMs > 0 then
   redis.call('DEL', KEYS[2])
-  return {'hold', value, age, waitMs, rateLimited, purges}
+  return {'hold', value, age, waitMs, rateLimited}
 end
 if ARGV[9] == '1' then
   local keep = 0
@@ -141,51 +141,29 @@ if ARGV[9] == '1' then
   local allowed, budgetWaitMs = take(KEYS[4], tonumber(ARGV[10]), tonumber(ARGV[11]), 1, keep, now)
   if allowed == 0 then
     redis.call('DEL', KEYS[2])
-    return {'budget', value, age, budgetWaitMs, 0, purges}
+    return {'budget', value, age, budgetWaitMs, 0}
   end
 end
-return {'taken', value, age, 0, 0, purges}`);
+return {'taken', value, age, 0, 0}`);
 
 /**
  * Stores a window fetched `age` ms ago (by the writer's own clock: a
- * duration, which clocks agree on) for `keep` ms under each of its tags, and
- * lets go of its lock if it is still this id's. A window is not stored when a
- * purge of any of its tags (purge-scripts.ts) came after the claim its fetch
- * followed (`seen`, where the claim found the log of purges): what it holds
- * may be what the purge dropped. Each tag's index (a sorted set of window
- * keys by when they expire) loses its expired keys as it gains one, and lives
- * as long as its longest-kept key. KEYS window, lock, the log of purges, then
- * each tag's index and purge mark; ARGV now, lock id (or ''), value, age ms,
+ * duration, which clocks agree on) for `keep` ms, and lets go of its lock if
+ * it is still this id's. A window a purge dropped since the claim its fetch
+ * followed (`seen`: its tombstone, purge-scripts.ts, marks a later purge) is
+ * not stored, and neither is one with `seen` empty: only the lock is let go.
+ * KEYS window, lock, tombstone; ARGV now, lock id (or ''), value, age ms,
  * keep ms, seen. Answers 1 when stored, 0 when not.
  */
 export const PUBLISH_WINDOW_SCRIPT = script(`
 local now = clock(ARGV[1])
 local keep = tonumber(ARGV[5])
-local function purgedSince(seen)
-  local current = purgePosition(KEYS[3])
-  if current == seen then return false end
-  local log, sequence = string.match(seen, '^(%S*) (%d+)$')
-  -- Another log than the claim saw (its first purge, or Redis lost it): anything may have been purged.
-  if log == nil or log ~= string.match(current, '^(%S*) ') then return true end
-  for i = 5, #KEYS, 2 do
-    if redis.call('TYPE', KEYS[i]).ok == 'string' then
-      local markLog, markSequence = string.match(redis.call('GET', KEYS[i]), '^(%S*) (%d+)$')
-      if markLog == log and tonumber(markSequence) > tonumber(sequence) then return true end
-    end
-  end
-  return false
-end
 local stored = 0
-if keep > 0 and not purgedSince(ARGV[6]) then
+local dropped = redis.call('TYPE', KEYS[3]).ok == 'string' and purgedAfter(redis.call('GET', KEYS[3]), ARGV[6])
+if keep > 0 and ARGV[6] ~= '' and not dropped then
   redis.call('DEL', KEYS[1])
   redis.call('HSET', KEYS[1], 'v', ARGV[3], 'at', tostring(now - tonumber(ARGV[4])))
   redis.call('PEXPIRE', KEYS[1], keep)
-  for i = 4, #KEYS, 2 do
-    if redis.call('EXISTS', KEYS[i]) == 1 and redis.call('TYPE', KEYS[i]).ok ~= 'zset' then redis.call('DEL', KEYS[i]) end
-    redis.call('ZADD', KEYS[i], now + keep, KEYS[1])
-    redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', '(' .. now)
-    if redis.call('PTTL', KEYS[i]) < keep then redis.call('PEXPIRE', KEYS[i], keep) end
-  end
   stored = 1
 end
 if ARGV[2] ~= '' and redis.call('GET', KEYS[2]) == ARGV[2] then redis.call('DEL', KEYS[2]) end
