@@ -21,9 +21,10 @@ import { readCommandLine, wholeNumberOption } from './command-line.js';
  *    trip on a cold search's way costs that much.
  *
  * Exits 1 when the fleet calls the upstream more than 1.02 times per distinct
- * search or asks for more than one token, or a cold search makes more than 2
- * round trips before its upstream call or 1 after, or a repeat more than 2
- * (1 of them the client's rate limit).
+ * search or asks for more than one token, or a cold search makes more than 3
+ * round trips before its upstream call (the client's rate limit, then the
+ * claim and the read of where purges are, sent together) or 2 after (the
+ * window indexed under its tags, then stored), or a repeat more than 3.
  */
 const USAGE = `Usage: npm run bench:fleet -- [options]
   --searches N          distinct searches asked of all three instances (default 300)
@@ -246,7 +247,7 @@ async function roundTrips(options: FleetBenchOptions): Promise<{ lines: string[]
           `(${((delayedRepeatMs - repeatMs) / options.redisDelayMs).toFixed(2)} delays).`,
         `- Redis taken to be away: ${outages(fleet)} time(s).`,
       ],
-      ok: coldBefore <= 2 && coldAfter <= 1 && repeat <= 2,
+      ok: coldBefore <= 3 && coldAfter <= 2 && repeat <= 3,
     };
   } finally {
     await fleet.close();
