@@ -1,14 +1,23 @@
+import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFleet, type Fleet } from '../support/fleet.js';
 import { send } from '../support/http.js';
 import { changes, scrape } from '../support/metrics.js';
-import { SAFETY_MS, within } from '../support/within.js';
+import { eventually, SAFETY_MS, within } from '../support/within.js';
 
 let fleet: Fleet | undefined;
 afterEach(async () => {
   await fleet?.close();
   fleet = undefined;
 });
+
+/** How many windows the fleet's Redis holds (not their locks). */
+function storedWindows(target: Fleet): number {
+  const { port } = new URL(target.redis.url);
+  return execFileSync('redis-cli', ['-p', port, '--scan', '--pattern', 'csg:w:*'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((key) => key !== '' && !key.endsWith(':lock')).length;
+}
 
 async function readiness(index: number): Promise<{ status: number; body: { status: string; redis?: string } }> {
   const answer = await send(`${fleet!.gateways[index]!.url}/ready`);
@@ -53,6 +62,9 @@ describe('metrics of a fleet on Redis', () => {
 
     // Instance 0 misses in the store and fetches (a token call and a search: the whole budget); instance 1 finds the window there.
     expect((await fleet.search(0, { q: 'Holdings', jurisdiction: 'GB' })).status).toBe(200);
+    // Published once its answer is on its way: instance 1 asks once it is in Redis.
+    const started = fleet;
+    await eventually(() => expect(storedWindows(started)).toBe(1));
     expect((await fleet.search(1, { q: 'Holdings', jurisdiction: 'GB' })).status).toBe(200);
     // A new search finds nothing cached, and the budget has no call left for it.
     const spent = await fleet.search(1, { q: 'Trading', jurisdiction: 'GB' });
