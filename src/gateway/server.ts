@@ -1,17 +1,17 @@
-import { createServer, type IncomingMessage, type ServerOptions } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Alarm, Clock, Sleep } from '../upstream/resilience/clock.js';
 import type { AccessPolicy } from './access/client-access.js';
-import type { GatewayConfig, UpstreamTarget } from './config/gateway-config.js';
+import type { GatewayConfig } from './config/gateway-config.js';
 import { ConnectionCap } from './http/connection-cap.js';
 import { createCorsPolicy } from './http/cors.js';
 import { RateLimiter } from './limits/rate-limiter.js';
 import { SharedRateLimiter } from './limits/shared-rate-limiter.js';
 import type { SharedStore } from '../upstream/shared-store.js';
-import { accessLoggerOf, loggedPath, type Logger } from './logger.js';
+import { accessLoggerOf, type Logger } from './logger.js';
 import { GRAPHQL_PATH } from './paths.js';
 import { answerUnhandledRequests } from './http/unhandled-requests.js';
-import { applySocketTimeouts, type SocketTimeouts } from './http/socket-timeouts.js';
+import { applySocketTimeouts } from './http/socket-timeouts.js';
 import { listen } from './http/listen.js';
 import { UNREAD_ANSWERS_SHARE, UnreadAnswers } from './http/unread-answers.js';
 import { trackUnservedConnections } from './http/unserved-connections.js';
@@ -26,30 +26,17 @@ import { createGraphiqlResponder, type GraphiqlResponder } from './graphiql/grap
 import { GraphiqlUnavailableError } from '../errors/http-refusals.js';
 import type { Tracing } from './observability/tracing.js';
 import { openSharedStore } from './shared-store.js';
-import { upstreamClientFor } from './upstream-client-for.js';
+import { type UpstreamTarget, upstreamClientFor } from './upstream-client-for.js';
+import { type GatewayParts, optionsOf } from './options-from-settings.js';
+import { httpServerOptions, logAccess } from './http/http-server.js';
 import { systemClock } from '../upstream/resilience/clock.js';
 import { GatewayMetrics } from './observability/metrics.js';
 import { startMetricsServer } from './observability/metrics-server.js';
-import { ObservedResponse, startObserving } from './observability/observed-response.js';
+import { type ObservedResponse, startObserving } from './observability/observed-response.js';
 import { Readiness } from './observability/readiness.js';
 import { fetchTokenAtStart } from './observability/token-at-start.js';
 import { useGraphqlMetrics } from './observability/use-graphql-metrics.js';
 import { LiveSettings, type ReloadableSettings } from './reload/live-settings.js';
-
-/** How long a keep-alive connection may sit idle between requests. */
-export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
-
-/**
- * Longest pause between Node's checks of the headers and request timeouts:
- * a slow client is dropped at most this long after its time is up. Node's
- * default, 30 s, held a client that never finished its headers for 60–90 s.
- */
-export const MAX_CONNECTIONS_CHECK_INTERVAL_MS = 1_000;
-
-/** A tenth of the headers timeout, so short timeouts hold as closely as long ones, and at most MAX_CONNECTIONS_CHECK_INTERVAL_MS. */
-export function connectionsCheckingIntervalFor(headersTimeoutMs: number): number {
-  return Math.min(MAX_CONNECTIONS_CHECK_INTERVAL_MS, Math.ceil(headersTimeoutMs / 10));
-}
 
 /** How long open requests may finish after shutdown begins. */
 export const SHUTDOWN_GRACE_MS = 10_000;
@@ -96,22 +83,29 @@ export const GRAPHIQL_TITLE = 'Company search';
 
 /** Builds the upstream client and the gateway for `target`, and listens on the configured address. */
 export async function startGateway(
-  config: Omit<GatewayConfig, 'upstream'>,
+  config: GatewayConfig,
   target: UpstreamTarget,
   logger: Logger,
   options: GatewayOptions = {},
 ): Promise<RunningGateway> {
-  const answerBytes = config.responseCache ? Math.floor(config.cacheMaxBytes * RESPONSE_CACHE_SHARE) : 0;
+  const parts = optionsOf(config);
+  const { caches } = parts;
+  const answerBytes = caches.responseCache ? Math.floor(caches.maxBytes * RESPONSE_CACHE_SHARE) : 0;
   const responseCache =
-    answerBytes > 0 ? new ResponseCache({ maxBytes: answerBytes, maxTtlMs: config.cacheTtlMs, clock: options.clock }) : undefined;
-  const documentBytes = Math.floor(config.cacheMaxBytes * DOCUMENT_CACHE_SHARE);
+    answerBytes > 0 ? new ResponseCache({ maxBytes: answerBytes, maxTtlMs: caches.ttlMs, clock: options.clock }) : undefined;
+  const documentBytes = Math.floor(caches.maxBytes * DOCUMENT_CACHE_SHARE);
   const documents = new DocumentCache(documentBytes);
-  const shared = await openSharedStore(config, logger, options.redisClock);
-  const metrics = config.metricsPort === undefined ? undefined : new GatewayMetrics(config.apiKeys.map((key) => key.id));
+  const shared = await openSharedStore(parts.sharedState, logger, options.redisClock);
+  const metrics = parts.metrics === undefined ? undefined : new GatewayMetrics(parts.access.apiKeys.map((key) => key.id));
   const clock = options.clock ?? systemClock;
-  const live = new LiveSettings(config);
-  const upstream = upstreamClientFor(config, target, {
-    cacheMaxBytes: config.cacheMaxBytes - answerBytes - documentBytes,
+  const live = new LiveSettings({ ...parts.access, trustedDocuments: parts.graphql.trustedDocuments });
+  const upstream = upstreamClientFor(parts.upstream, target, {
+    cache: {
+      ttlMs: caches.ttlMs,
+      staleWhileRevalidateMs: caches.staleWhileRevalidateMs,
+      staleIfErrorMs: caches.staleIfErrorMs,
+      maxBytes: caches.maxBytes - answerBytes - documentBytes,
+    },
     log: logger,
     clock,
     shared,
@@ -121,11 +115,11 @@ export async function startGateway(
   });
   const gateway = createGateway({
     upstream,
-    limits: { maxQueryLength: config.searchMaxQueryLength },
-    requestDeadlineMs: config.requestDeadlineMs,
+    limits: { maxQueryLength: parts.limits.searchMaxQueryLength },
+    requestDeadlineMs: parts.graphql.requestDeadlineMs,
     deadlineAlarm: options.deadlineAlarm,
     logger,
-    protection: { ...config, trustedDocuments: live.trustedDocuments },
+    protection: { ...parts.graphql, ...parts.limits, trustedDocuments: live.trustedDocuments },
     documents,
     tracingPlugins: options.tracing?.plugins,
     observers: metrics ? [useGraphqlMetrics({ metrics })] : [],
@@ -134,21 +128,21 @@ export async function startGateway(
   const readiness = new Readiness(() => upstream.status(), clock, redisSharing);
   const connectionCap = new ConnectionCap(
     {
-      maxConnections: config.maxConnections,
+      maxConnections: parts.server.connections.maxConnections,
       // Behind proxies every connection comes from one of them: clients are told apart by X-Forwarded-For, in the rate limit.
-      maxPerAddress: config.trustedProxyCount > 0 ? 0 : config.maxConnectionsPerAddress,
+      maxPerAddress: parts.rateLimit.trustedProxyCount > 0 ? 0 : parts.server.connections.maxPerAddress,
     },
     logger,
   );
   const graphiql =
-    graphiqlAvailability(config) === 'served'
+    graphiqlAvailability(parts.graphql) === 'served'
       ? createGraphiqlResponder({ page: { title: GRAPHIQL_TITLE, defaultQuery: GRAPHIQL_EXAMPLE_QUERY }, logger })
       : undefined;
-  const unreadAnswers = new UnreadAnswers(config.maxResponseBytes * UNREAD_ANSWERS_SHARE, logger);
+  const unreadAnswers = new UnreadAnswers(parts.limits.maxResponseBytes * UNREAD_ANSWERS_SHARE, logger);
   const handleRequest = requestHandlerFor(
-    config,
+    parts,
     createYogaResponder(gateway, responseCache, metrics),
-    graphiqlRoutesFor(config, graphiql),
+    graphiqlRoutesFor(parts.graphql, graphiql),
     live.checkAccess,
     logger,
     (socket) => connectionCap.refusalFor(socket),
@@ -176,20 +170,20 @@ export async function startGateway(
     handleRequest(request, response, continueFirst);
   };
   const served = options.tracing ? options.tracing.traceRequests(serve) : serve;
-  const server = createServer(httpServerOptions(config), served);
+  const server = createServer(httpServerOptions(parts.server.requestTimeouts), served);
   // Without this listener Node sends `100 Continue` before any check has run.
   server.on('checkContinue', (request: IncomingMessage, response: ObservedResponse) => served(request, response, true));
   // Without this listener Node answers other expectations with a bare 417; the request handler refuses them with a coded one.
   server.on('checkExpectation', (request: IncomingMessage, response: ObservedResponse) => served(request, response));
   connectionCap.attach(server);
-  applySocketTimeouts(server, socketTimeoutsOf(config), logger);
+  applySocketTimeouts(server, parts.server.socketTimeouts, logger);
   const closeUnserved = trackUnservedConnections(server);
-  answerUnhandledRequests(server, config.refusalLingerMs, (refusal) => {
+  answerUnhandledRequests(server, parts.server.refusalLinger.ms, (refusal) => {
     logger.info({ status: refusal.status, code: refusal.code }, 'Request refused');
     metrics?.unreadRequest(refusal.code);
   });
 
-  const url = await listen(server, config.host, config.port, { host: 'HOST', port: 'PORT' });
+  const url = await listen(server, parts.server.host, parts.server.port, { host: 'HOST', port: 'PORT' });
   // Gauges read the state they show when scraped; started after the public server, so a scrape finds everything in place.
   metrics?.readFrom({
     upstream: () => upstream.status(),
@@ -199,7 +193,7 @@ export async function startGateway(
   });
   const metricsServer =
     metrics &&
-    (await startMetricsServer(metrics, config.metricsHost, config.metricsPort!).catch(async (error: unknown) => {
+    (await startMetricsServer(metrics, parts.metrics!.host, parts.metrics!.port).catch(async (error: unknown) => {
       // METRICS_PORT taken: the gateway does not start half-way, holding its public port.
       server.close();
       await upstream.close();
@@ -226,8 +220,9 @@ export async function startGateway(
     },
     async close() {
       readiness.startDraining();
-      logger.info({ drainDelayMs: config.shutdownDrainDelayMs }, 'Draining: /ready answers 503');
-      if (config.shutdownDrainDelayMs > 0) await (options.drainWait ?? pause)(config.shutdownDrainDelayMs);
+      const { drainDelayMs } = parts.shutdown;
+      logger.info({ drainDelayMs }, 'Draining: /ready answers 503');
+      if (drainDelayMs > 0) await (options.drainWait ?? pause)(drainDelayMs);
       closing = true;
       // close() also closes the keep-alive connections idle now (Node 19+); the 'finish' handler above closes the rest as they fall idle.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -242,58 +237,17 @@ export async function startGateway(
   };
 }
 
-type ServerTimeouts = Pick<GatewayConfig, 'headersTimeoutMs' | 'requestTimeoutMs' | 'idleSocketTimeoutMs' | 'responseWriteTimeoutMs'>;
-
-/**
- * node:http's settings for the gateway's server. Slow clients only hold
- * sockets: headers not in by HEADERS_TIMEOUT_MS, or the whole request by
- * REQUEST_TIMEOUT_MS, get 408 and a close.
- */
-export function httpServerOptions(config: ServerTimeouts): ServerOptions<typeof IncomingMessage, typeof ObservedResponse> {
-  return {
-    headersTimeout: config.headersTimeoutMs,
-    requestTimeout: config.requestTimeoutMs,
-    connectionsCheckingInterval: connectionsCheckingIntervalFor(config.headersTimeoutMs),
-    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-    // Node answers an HTTP/1.1 request without Host with a bare 400; the request handler refuses it with a coded one.
-    requireHostHeader: false,
-    // Each response carries its request id and outcome, for the logs, the errors and the metrics.
-    ServerResponse: ObservedResponse,
-  };
-}
-
-/** The timeouts applySocketTimeouts holds the server's connections to (http/socket-timeouts.ts). */
-export function socketTimeoutsOf(config: ServerTimeouts): SocketTimeouts {
-  return { idleMs: config.idleSocketTimeoutMs, answerWriteMs: config.responseWriteTimeoutMs };
-}
-
-/** Writes the one line every request gets, once its answer is written; returns the request's duration in ms. */
-export function logAccess(accessLogger: Logger, response: ObservedResponse): number {
-  const durationMs = performance.now() - response.startedAt;
-  accessLogger.info(
-    {
-      method: response.req.method,
-      path: loggedPath(response.req.url),
-      status: response.statusCode,
-      durationMs: Math.round(durationMs * 100) / 100,
-      requestId: response.requestId,
-    },
-    'request',
-  );
-  return durationMs;
-}
-
 /** GraphiQL's routes as the settings decide: served, or refused with the reason it is not (off, or unable to run anything). */
-function graphiqlRoutesFor(config: Omit<GatewayConfig, 'upstream'>, graphiql: GraphiqlResponder | undefined): GraphiqlRoutes {
+function graphiqlRoutesFor(settings: GatewayParts['graphql'], graphiql: GraphiqlResponder | undefined): GraphiqlRoutes {
   if (graphiql !== undefined) return { served: true, page: graphiql.page, file: graphiql.file };
-  const availability = graphiqlAvailability(config);
+  const availability = graphiqlAvailability(settings);
   const why = availability === 'trusted-documents-only' ? availability : 'off';
-  return { served: false, refusal: () => new GraphiqlUnavailableError(why, config.production) };
+  return { served: false, refusal: () => new GraphiqlUnavailableError(why, settings.production) };
 }
 
 /** The checks as the settings configure them, in front of `next`. */
 function requestHandlerFor(
-  config: Omit<GatewayConfig, 'upstream'>,
+  parts: GatewayParts,
   next: RequestHandlerOptions['next'],
   graphiql: GraphiqlRoutes | undefined,
   checkAccess: AccessPolicy,
@@ -305,25 +259,20 @@ function requestHandlerFor(
   clock: Clock | undefined,
   unreadAnswers: UnreadAnswers,
 ): RequestHandler {
-  const local =
-    config.rateLimitPerMinute > 0
-      ? new RateLimiter(
-          { perMinute: config.rateLimitPerMinute, burst: config.rateLimitBurst, maxClients: config.rateLimitMaxClients },
-          clock,
-        )
-      : undefined;
+  const { rateLimit } = parts;
+  const local = rateLimit.perMinute > 0 ? new RateLimiter(rateLimit, clock) : undefined;
   return createRequestHandler({
     next,
-    cors: createCorsPolicy(config.corsAllowedOrigins),
+    cors: createCorsPolicy(parts.cors.allowedOrigins),
     checkAccess,
     // In a fleet, one bucket per client for all instances; this instance's buckets stand in while the store is away.
-    rateLimiter: local && shared ? new SharedRateLimiter(local, shared, config.rateLimitPerMinute) : local,
-    maxBodyBytes: config.maxBodyBytes,
-    batchingLimit: config.batchingLimit,
-    trustedProxyCount: config.trustedProxyCount,
+    rateLimiter: local && shared ? new SharedRateLimiter(local, shared, rateLimit.perMinute) : local,
+    maxBodyBytes: parts.limits.maxBodyBytes,
+    batchingLimit: parts.limits.batchingLimit,
+    trustedProxyCount: rateLimit.trustedProxyCount,
     graphiql,
     connectionOverCap,
-    refusalLinger: { ms: config.refusalLingerMs, bytes: config.refusalLingerBytes },
+    refusalLinger: parts.server.refusalLinger,
     logger,
     answerReady: (response) => readiness.answer(response),
     onRateLimited: metrics

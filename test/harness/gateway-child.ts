@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as GatewayConfigModule from '../../src/gateway/config/gateway-config.js';
 import type * as LoggerModule from '../../src/gateway/logger.js';
+import type * as OptionsModule from '../../src/gateway/options-from-settings.js';
 import type * as ServerModule from '../../src/gateway/server.js';
+import type { UpstreamTarget } from '../../src/gateway/upstream-client-for.js';
 import { LogCounter } from './log-counts.js';
 import type { GatewayStartParams, GatewayStarted, GatewayStats } from './protocol.js';
 import { collectGarbage, processStats, serveParent } from './serve-parent.js';
@@ -24,11 +26,20 @@ import { collectGarbage, processStats, serveParent } from './serve-parent.js';
  */
 const modules = process.env.GATEWAY_MODULES ?? fileURLToPath(new URL('../../src/', import.meta.url));
 const load = <T>(path: string) => import(pathToFileURL(join(modules, path)).href) as Promise<T>;
-const [{ readConfig }, { createLogger }, { startGateway }] = await Promise.all([
+const [{ readConfig }, { createLogger }, { startGateway }, { optionsOf }] = await Promise.all([
   load<typeof GatewayConfigModule>('gateway/config/gateway-config.js'),
   load<typeof LoggerModule>('gateway/logger.js'),
   load<typeof ServerModule>('gateway/server.js'),
+  load<typeof OptionsModule>('gateway/options-from-settings.js').catch(() => ({ optionsOf: undefined })),
 ]);
+
+/**
+ * The upstream the settings name. A checkout from before options-from-settings.ts (a --baseline of the benchmark) has it
+ * in its configuration as `upstream`.
+ */
+function upstreamOf(config: GatewayConfigModule.GatewayConfig): UpstreamTarget | undefined {
+  return optionsOf ? optionsOf(config).upstreamTarget : (config as { upstream?: UpstreamTarget }).upstream;
+}
 
 let gateway: ServerModule.RunningGateway | undefined;
 let logCounter: LogCounter | undefined;
@@ -42,11 +53,12 @@ serveParent(
     async start(params): Promise<GatewayStarted> {
       const { settings, log } = params as GatewayStartParams;
       const config = { ...readConfig(), ...settings };
-      if (config.upstream === undefined) throw new Error('The gateway child needs UPSTREAM_URL in its environment');
+      const upstream = upstreamOf(config);
+      if (upstream === undefined) throw new Error('The gateway child needs UPSTREAM_URL in its environment');
       const counter = log === 'count' ? new LogCounter() : undefined;
       logCounter = counter;
       const logger = createLogger(config.logLevel, counter && { write: (line: string) => counter.count(line.trimEnd()) });
-      gateway = await startGateway(config, config.upstream, logger);
+      gateway = await startGateway(config, upstream, logger);
       return { url: gateway.url, graphqlUrl: gateway.graphqlUrl };
     },
     stats,

@@ -31,7 +31,7 @@ export interface Stack {
 
 export interface StackOptions {
   lookup?: LookupServiceOptions;
-  gateway?: Partial<Omit<GatewayConfig, 'upstream'>>;
+  gateway?: Partial<GatewayConfig>;
   /** The stack's clock, e.g. a `manualClock()`: the gateway's breaker, token and caches, and the lookup service's token lifetimes and quota. */
   clock?: Clock;
   /** How the gateway waits out its retries' backoffs, e.g. recording them and returning at once. */
