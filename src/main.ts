@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
-  const { log, tracingSettings, upstreamTarget, ...parts } = optionsOf(config);
+  const { gateway: parts, log, tracingSettings, upstreamTarget } = optionsOf(config);
   // Before anything else, so that the logger can write the active span's ids on its lines.
   const tracing = await startTracing(tracingSettings);
   const format = log.format === 'auto' ? (process.stdout.isTTY ? 'pretty' : 'json') : log.format;
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     ? { target: upstreamTarget, lookupService: undefined }
     : await startEmbeddedUpstream(logger);
 
-  const gateway = await startGateway(config, target, logger, { tracing });
+  const gateway = await startGateway({ ...parts, target, logger, tracing });
   const stop = async (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'Shutting down');
     reloader?.close();

@@ -1,5 +1,4 @@
-import type { AccessSettings } from './access/client-access.js';
-import type { JwtSettings } from './access/jwt.js';
+import { jwtSettingsOf } from './access/jwt.js';
 import type { SettingsOf } from './config/kinds.js';
 import type {
   accessSettings,
@@ -17,17 +16,16 @@ import type {
   tracingSettings,
   UpstreamSettings,
 } from './config/settings.js';
-import type { HttpServerOptions } from './http/http-server.js';
-import type { RateLimitSettings } from './limits/rate-limiter.js';
 import type { LogFormat, LogLevel } from './logger.js';
 import type { TracingSettings } from './observability/tracing-hooks.js';
 import type { ReloadableSettings } from './reload/live-settings.js';
-import type { SharedStateOptions } from './shared-store.js';
-import type { UpstreamClientSettings, UpstreamTarget } from './upstream-client-for.js';
+import type { GatewayParts } from './server.js';
+import type { UpstreamTarget } from './upstream-client-for.js';
 
 /**
  * Where each setting goes: the one place the settings (config/settings.ts)
- * become the options of the parts of the gateway that use them. One function
+ * become the options of the parts of the gateway that use them (GatewayParts,
+ * what startGateway in server.ts takes by name). One function
  * per group of settings takes every setting of its group out by name, and
  * what is left must be nothing: a setting declared and read by no part is a
  * type error in its group's function (`Type '{ upstreamUserAgent: string; }'
@@ -36,52 +34,9 @@ import type { UpstreamClientSettings, UpstreamTarget } from './upstream-client-f
  * gives is optional, so a line left out is a type error too.
  */
 
-/** The parts of the gateway, each with the options its settings give it: what startGateway (server.ts) is made of. */
-export interface GatewayParts {
-  server: HttpServerOptions;
-  upstream: UpstreamClientSettings;
-  caches: CacheOptions;
-  /** Who may call; a reload replaces it whole. */
-  access: AccessSettings;
-  graphql: GraphqlOptions;
-  /** How much one request may ask for: its body, its document, the searches it starts, its answer. */
-  limits: RequestLimitSettings;
-  /** The origins whose pages may read answers (`*`: any). */
-  cors: { allowedOrigins: readonly string[] };
-  rateLimit: RateLimitOptions;
-  /** Unset without REDIS_URL: each instance keeps its own state. */
-  sharedState: SharedStateOptions | undefined;
-  /** The Prometheus metrics server; unset without METRICS_PORT, and then no metrics are kept. */
-  metrics: { host: string; port: number } | undefined;
-  /** How long /ready answers 503 before the server stops accepting connections. */
-  shutdown: { drainDelayMs: number };
-}
-
-/** The search-window cache, the response cache and the parsed-document cache, within one byte bound. */
-export interface CacheOptions {
-  maxBytes: number;
-  /** How long a window is fresh; no answer is reused longer. */
-  ttlMs: number;
-  staleWhileRevalidateMs: number;
-  staleIfErrorMs: number;
-  /** Whether answers to requests repeated byte for byte are reused. */
-  responseCache: boolean;
-}
-
-/** What Yoga serves and runs, and how long a request waits for the upstream. */
-export interface GraphqlOptions extends GraphqlSettings {
-  /** NODE_ENV=production: no field suggestions; GraphiQL's refusal says how to turn it on. */
-  production: boolean;
-  requestDeadlineMs: number;
-}
-
-/** How often one client may ask, and how many proxies' X-Forwarded-For entries tell clients apart. */
-export interface RateLimitOptions extends RateLimitSettings {
-  trustedProxyCount: number;
-}
-
-/** What `npm start` (main.ts) sets up before the gateway, from the settings too. */
-export interface ProcessParts {
+/** The gateway's parts, and what `npm start` (main.ts) sets up before the gateway, all from the settings. */
+export interface ConfiguredOptions {
+  gateway: GatewayParts;
   log: { level: LogLevel; format: 'auto' | LogFormat };
   /** Unset: tracing is off, and its SDK is never loaded. */
   tracingSettings: TracingSettings | undefined;
@@ -89,21 +44,23 @@ export interface ProcessParts {
   upstreamTarget: UpstreamTarget | undefined;
 }
 
-export type ConfiguredOptions = GatewayParts & ProcessParts;
-
 /** Every part's options, made from the settings. */
 export function optionsOf(settings: Settings): ConfiguredOptions {
+  const { upstreamTarget, upstream } = upstreamOf(settings);
   return {
-    ...serverOf(settings),
-    ...upstreamOf(settings),
-    ...cachesOf(settings),
-    ...accessOf(settings),
-    ...graphqlOf(settings),
-    ...limitsOf(settings),
-    ...corsOf(settings),
-    ...rateLimitOf(settings),
-    ...sharedStateOf(settings),
-    ...observabilityOf(settings),
+    gateway: {
+      ...serverOf(settings),
+      upstream,
+      ...cachesOf(settings),
+      ...accessOf(settings),
+      ...graphqlOf(settings),
+      ...limitsOf(settings),
+      ...corsOf(settings),
+      ...rateLimitOf(settings),
+      ...sharedStateOf(settings),
+      ...observabilityOf(settings),
+    },
+    upstreamTarget,
     ...logOf(settings),
     ...tracingOf(settings),
   };
@@ -111,7 +68,7 @@ export function optionsOf(settings: Settings): ConfiguredOptions {
 
 /** What a reload puts in effect (reload/), from the settings read again. */
 export function reloadableOf(settings: Settings): ReloadableSettings {
-  const { access, graphql } = optionsOf(settings);
+  const { access, graphql } = optionsOf(settings).gateway;
   return { ...access, trustedDocuments: graphql.trustedDocuments };
 }
 
@@ -166,7 +123,7 @@ function upstreamOf({
   upstreamTokenMinLifetimeMs,
   upstreamTokenMaxLifetimeMs,
   ...unread
-}: UpstreamSettings): Pick<ConfiguredOptions, 'upstreamTarget' | 'upstream'> {
+}: UpstreamSettings): Pick<ConfiguredOptions, 'upstreamTarget'> & Pick<GatewayParts, 'upstream'> {
   unread satisfies NothingLeft;
   return {
     // The checks (config/checks.ts) ask for all three or none.
@@ -224,19 +181,7 @@ function accessOf({
   ...unread
 }: SettingsOf<typeof accessSettings>): Pick<GatewayParts, 'access'> {
   unread satisfies NothingLeft;
-  return { access: { apiKeys, jwt: jwtOf(jwtIssuer, jwtAudience, jwtJwksUrl, jwtSecret), allowAnonymous } };
-}
-
-/** Bearer tokens are checked where issuer and audience are set, with one of a key set and a secret (config/checks.ts). */
-function jwtOf(
-  issuer: string | undefined,
-  audience: string | undefined,
-  jwksUrl: URL | undefined,
-  secret: string | undefined,
-): JwtSettings | undefined {
-  if (issuer === undefined || audience === undefined) return undefined;
-  if (jwksUrl !== undefined) return { issuer, audience, key: { jwksUrl } };
-  return secret === undefined ? undefined : { issuer, audience, key: { secret } };
+  return { access: { apiKeys, jwt: jwtSettingsOf(jwtIssuer, jwtAudience, jwtJwksUrl, jwtSecret), allowAnonymous } };
 }
 
 function graphqlOf({
@@ -336,7 +281,7 @@ function observabilityOf({
   };
 }
 
-function logOf({ logLevel, logFormat, ...unread }: SettingsOf<typeof logSettings>): Pick<ProcessParts, 'log'> {
+function logOf({ logLevel, logFormat, ...unread }: SettingsOf<typeof logSettings>): Pick<ConfiguredOptions, 'log'> {
   unread satisfies NothingLeft;
   return { log: { level: logLevel, format: logFormat } };
 }
@@ -354,7 +299,7 @@ function tracingOf({
   otelTracesSampler: _sampler,
   otelTracesSamplerArg: _samplerArg,
   ...unread
-}: SettingsOf<typeof tracingSettings>): Pick<ProcessParts, 'tracingSettings'> {
+}: SettingsOf<typeof tracingSettings>): Pick<ConfiguredOptions, 'tracingSettings'> {
   unread satisfies NothingLeft;
   const on =
     !otelSdkDisabled &&

@@ -67,7 +67,7 @@ describe('production mode (NODE_ENV=production)', () => {
         throw new TypeError('internal detail at src/upstream/client.ts:42');
       },
     } as unknown as UpstreamClient;
-    const { graphql, limits } = optionsOf(readConfig({ NODE_ENV: 'production', ALLOW_ANONYMOUS: 'true' }));
+    const { graphql, limits } = optionsOf(readConfig({ NODE_ENV: 'production', ALLOW_ANONYMOUS: 'true' })).gateway;
     const gateway = createGateway({
       upstream: broken,
       limits: { maxQueryLength: 200 },

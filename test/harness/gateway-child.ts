@@ -34,11 +34,19 @@ const [{ readConfig }, { createLogger }, { startGateway }, { optionsOf }] = awai
 ]);
 
 /**
- * The upstream the settings name. A checkout from before options-from-settings.ts (a --baseline of the benchmark) has it
- * in its configuration as `upstream`.
+ * Starts the loaded gateway with `config`, in front of the upstream it names.
+ * A checkout from before the gateway took its parts by name (a --baseline of
+ * the benchmark) has the upstream in its configuration, as `upstream`, and its
+ * startGateway takes the configuration, the upstream and the logger.
  */
-function upstreamOf(config: GatewayConfigModule.GatewayConfig): UpstreamTarget | undefined {
-  return optionsOf ? optionsOf(config).upstreamTarget : (config as { upstream?: UpstreamTarget }).upstream;
+function start(config: GatewayConfigModule.GatewayConfig, logger: LoggerModule.Logger): Promise<ServerModule.RunningGateway> {
+  const target = optionsOf ? optionsOf(config).upstreamTarget : (config as { upstream?: UpstreamTarget }).upstream;
+  if (target === undefined) throw new Error('The gateway child needs UPSTREAM_URL in its environment');
+  if (optionsOf === undefined || startGateway.length > 1) {
+    type StartByPosition = (config: unknown, target: UpstreamTarget, logger: LoggerModule.Logger) => Promise<ServerModule.RunningGateway>;
+    return (startGateway as unknown as StartByPosition)(config, target, logger);
+  }
+  return startGateway({ ...optionsOf(config).gateway, target, logger });
 }
 
 let gateway: ServerModule.RunningGateway | undefined;
@@ -53,12 +61,10 @@ serveParent(
     async start(params): Promise<GatewayStarted> {
       const { settings, log } = params as GatewayStartParams;
       const config = { ...readConfig(), ...settings };
-      const upstream = upstreamOf(config);
-      if (upstream === undefined) throw new Error('The gateway child needs UPSTREAM_URL in its environment');
       const counter = log === 'count' ? new LogCounter() : undefined;
       logCounter = counter;
       const logger = createLogger(config.logLevel, counter && { write: (line: string) => counter.count(line.trimEnd()) });
-      gateway = await startGateway(config, upstream, logger);
+      gateway = await start(config, logger);
       return { url: gateway.url, graphqlUrl: gateway.graphqlUrl };
     },
     stats,

@@ -2,6 +2,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
 import { readConfig, type GatewayConfig } from '../../src/gateway/config/gateway-config.js';
 import { createLogger } from '../../src/gateway/logger.js';
+import { optionsOf } from '../../src/gateway/options-from-settings.js';
 import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
 import type { Tracing } from '../../src/gateway/observability/tracing.js';
 import type { Alarm, Clock, Sleep } from '../../src/upstream/resilience/clock.js';
@@ -58,19 +59,21 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const lookup = await startLookupService(options.clock ? { clock: options.clock, ...options.lookup } : options.lookup);
   const logs: string[] = [];
   const config = { ...readConfig({}), port: 0, logLevel: 'debug' as const, ...options.gateway };
-  const gateway = await startGateway(
-    config,
-    { url: new URL(options.upstreamUrl ?? lookup.url), ...lookup.credentials, ...(options.clientId && { clientId: options.clientId }) },
-    createLogger(config.logLevel, { write: (line: string) => logs.push(line) }, options.tracing?.logFields),
-    {
-      clock: options.clock,
-      sleep: options.sleep,
-      deadlineAlarm: options.deadlineAlarm,
-      tracing: options.tracing,
-      tokenAtStart: options.tokenAtStart ?? false,
-      drainWait: options.drainWait,
+  const gateway = await startGateway({
+    ...optionsOf(config).gateway,
+    target: {
+      url: new URL(options.upstreamUrl ?? lookup.url),
+      ...lookup.credentials,
+      ...(options.clientId && { clientId: options.clientId }),
     },
-  );
+    logger: createLogger(config.logLevel, { write: (line: string) => logs.push(line) }, options.tracing?.logFields),
+    clock: options.clock,
+    sleep: options.sleep,
+    deadlineAlarm: options.deadlineAlarm,
+    tracing: options.tracing,
+    tokenAtStart: options.tokenAtStart ?? false,
+    drainWait: options.drainWait,
+  });
 
   const post = (body: unknown, headers: Record<string, string> = {}) =>
     send(gateway.graphqlUrl, {

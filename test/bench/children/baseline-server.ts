@@ -32,7 +32,7 @@ function respond(request: IncomingMessage, response: ServerResponse): void {
 }
 
 function productionServer(): Server {
-  const { server: settings } = optionsOf(readConfig({}));
+  const { server: settings } = optionsOf(readConfig({})).gateway;
   const logger = createLogger('info');
   const accessLogger = accessLoggerOf(logger);
   function finished(this: ObservedResponse): void {

@@ -35,7 +35,7 @@ describe('protection settings', () => {
       trustedDocuments: undefined,
       allowArbitraryOperations: true,
     });
-    expect(optionsOf(config)).toMatchObject({ graphql: { production: false }, access: { jwt: undefined } });
+    expect(optionsOf(config).gateway).toMatchObject({ graphql: { production: false }, access: { jwt: undefined } });
   });
 
   it('takes MAX_RESPONSE_BYTES from 16 KiB to 64 MiB', () => {
@@ -53,12 +53,12 @@ describe('protection settings', () => {
     expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
       'NODE_ENV=production needs client access decided: set GATEWAY_API_KEYS, or JWT_ISSUER/JWT_AUDIENCE with JWT_JWKS_URL or JWT_SECRET, or ALLOW_ANONYMOUS=true to serve anyone',
     ]);
-    expect(optionsOf(readConfig({ NODE_ENV: 'production', ALLOW_ANONYMOUS: 'true' }))).toMatchObject({
+    expect(optionsOf(readConfig({ NODE_ENV: 'production', ALLOW_ANONYMOUS: 'true' })).gateway).toMatchObject({
       graphql: { production: true, graphiql: false, introspection: false },
       access: { allowAnonymous: true },
     });
     expect(
-      optionsOf(readConfig({ NODE_ENV: 'production', GATEWAY_API_KEYS: `app:${KEY}`, GRAPHIQL: 'true', INTROSPECTION: 'true' })),
+      optionsOf(readConfig({ NODE_ENV: 'production', GATEWAY_API_KEYS: `app:${KEY}`, GRAPHIQL: 'true', INTROSPECTION: 'true' })).gateway,
     ).toMatchObject({
       graphql: { production: true, graphiql: true, introspection: true },
       access: { allowAnonymous: false, apiKeys: [{ id: 'app', sha256: hashApiKey(KEY) }] },
@@ -75,12 +75,12 @@ describe('protection settings', () => {
   });
 
   it('reads JWT settings with a JWKS URL or a shared secret, never echoing the secret', () => {
-    expect(optionsOf(readConfig({ ...JWT, JWT_JWKS_URL: 'https://auth.example.com/.well-known/jwks.json' })).access.jwt).toEqual({
+    expect(optionsOf(readConfig({ ...JWT, JWT_JWKS_URL: 'https://auth.example.com/.well-known/jwks.json' })).gateway.access.jwt).toEqual({
       issuer: 'https://auth.example.com/',
       audience: 'company-search',
       key: { jwksUrl: new URL('https://auth.example.com/.well-known/jwks.json') },
     });
-    expect(optionsOf(readConfig({ ...JWT, JWT_JWKS_URL: 'http://localhost:8080/jwks' })).access.jwt?.key).toEqual({
+    expect(optionsOf(readConfig({ ...JWT, JWT_JWKS_URL: 'http://localhost:8080/jwks' })).gateway.access.jwt?.key).toEqual({
       jwksUrl: new URL('http://localhost:8080/jwks'),
     });
     expect(problemsOf({ JWT_SECRET: 'short-secret' })).toEqual([
