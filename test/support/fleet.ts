@@ -41,7 +41,7 @@ export interface SearchAnswer {
 
 export interface FleetOptions {
   instances?: number;
-  gateway?: Partial<Omit<GatewayConfig, 'upstream'>>;
+  gateway?: Partial<GatewayConfig>;
   lookup?: LookupServiceOptions;
   /** One clock for every instance (circuit breaker, token, caches) and for Redis's scripts, e.g. a `manualClock()`. */
   clock?: Clock;
