@@ -38,7 +38,7 @@ export interface UpstreamHttpOptions {
   /** Shares the upstream's "wait" (429 with Retry-After, circuit open) and the call budget with the other instances of a fleet. */
   shared?: SharedStore | undefined;
   /** Calls per minute the upstream may be made, token calls included; undefined: no budget. */
-  maxCallsPerMinute?: number | undefined;
+  maxCallsPerMinute: number | undefined;
   observer?: UpstreamObserver | undefined;
 }
 

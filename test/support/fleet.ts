@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { readConfig, type GatewayConfig } from '../../src/gateway/config/gateway-config.js';
 import { createLogger } from '../../src/gateway/logger.js';
+import { optionsOf } from '../../src/gateway/options-from-settings.js';
 import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
 import { startLookupService, type LookupService, type LookupServiceOptions } from '../../src/lookup-service/index.js';
 import type { Clock } from '../../src/upstream/resilience/clock.js';
@@ -40,7 +41,7 @@ export interface SearchAnswer {
 
 export interface FleetOptions {
   instances?: number;
-  gateway?: Partial<Omit<GatewayConfig, 'upstream'>>;
+  gateway?: Partial<GatewayConfig>;
   lookup?: LookupServiceOptions;
   /** One clock for every instance (circuit breaker, token, caches) and for Redis's scripts, e.g. a `manualClock()`. */
   clock?: Clock;
@@ -75,17 +76,18 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
       maxConnectionsPerAddress: 0,
       ...options.gateway,
     };
-    return startGateway(
-      config,
-      { url: new URL(lookup.url), ...lookup.credentials },
-      createLogger(config.logLevel, {
+    return startGateway({
+      ...optionsOf(config).gateway,
+      target: { url: new URL(lookup.url), ...lookup.credentials },
+      logger: createLogger(config.logLevel, {
         write: (line: string) => {
           lines.push(line);
           lineAdded.emit('line');
         },
       }),
-      { clock: options.instanceClocks?.[i] ?? options.clock, redisClock: options.clock },
-    );
+      clock: options.instanceClocks?.[i] ?? options.clock,
+      redisClock: options.clock,
+    });
   });
   const started = await Promise.allSettled(starting);
   const gateways = started.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));

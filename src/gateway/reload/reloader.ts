@@ -9,7 +9,6 @@ import {
 } from '../config/gateway-config.js';
 import type { Logger } from '../logger.js';
 import { FolderWatcher } from './folder-watch.js';
-import type { ReloadableSettings } from './live-settings.js';
 
 /** Long enough to take the events of one update (Kubernetes' swap, an editor's save) as one. */
 export const RELOAD_DEBOUNCE_MS = 200;
@@ -23,8 +22,8 @@ export interface ReloaderOptions {
   env: Env;
   /** The configuration the gateway started with. */
   config: GatewayConfig;
-  /** Puts reloaded settings in effect (RunningGateway.reload). */
-  apply(settings: ReloadableSettings): void;
+  /** Puts the settings that reload in effect, as they are in `config` (RunningGateway.reload); the others are as they were. */
+  apply(config: GatewayConfig): void;
   logger: Logger;
   debounceMs?: number;
 }
@@ -44,7 +43,7 @@ export interface ReloaderOptions {
  */
 export class Reloader {
   readonly #env: Env;
-  readonly #apply: (settings: ReloadableSettings) => void;
+  readonly #apply: (config: GatewayConfig) => void;
   readonly #logger: Logger;
   readonly #watcher: FolderWatcher;
   /** The settings in effect: those the gateway started with, and the reloaded ones since. */
@@ -122,14 +121,7 @@ export class Reloader {
       return;
     }
     const inEffect = { ...this.#inEffect, ...Object.fromEntries(applied.map(({ key }) => [key, next[key]])) } as GatewayConfig;
-    // Made of JWT_SECRET and the JWT settings no reload changes.
-    inEffect.jwt = next.jwt;
-    this.#apply({
-      apiKeys: inEffect.apiKeys,
-      jwt: inEffect.jwt,
-      allowAnonymous: inEffect.allowAnonymous,
-      trustedDocuments: inEffect.trustedDocuments,
-    });
+    this.#apply(inEffect);
     this.#inEffect = inEffect;
     this.#lastNotice = undefined;
     const what = applied.map(({ variable, change }) => `${variable} (${change})`).join(', ');

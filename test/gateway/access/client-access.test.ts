@@ -99,7 +99,9 @@ describe('JWT bearer tokens with a shared secret', () => {
   beforeAll(async () => {
     stack = await startStack({
       gateway: {
-        jwt: { issuer: ISSUER, audience: AUDIENCE, key: { secret: SECRET } },
+        jwtIssuer: ISSUER,
+        jwtAudience: AUDIENCE,
+        jwtSecret: SECRET,
         apiKeys: [{ id: 'web', sha256: hashApiKey(WEB_KEY) }],
         allowAnonymous: false,
         rateLimitPerMinute: 0,
@@ -186,7 +188,7 @@ describe('JWT bearer tokens checked against a JWKS URL', () => {
     await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
     const jwksUrl = new URL(`http://127.0.0.1:${(jwks.address() as AddressInfo).port}/.well-known/jwks.json`);
     stack = await startStack({
-      gateway: { jwt: { issuer: ISSUER, audience: AUDIENCE, key: { jwksUrl } }, allowAnonymous: false, rateLimitPerMinute: 0 },
+      gateway: { jwtIssuer: ISSUER, jwtAudience: AUDIENCE, jwtJwksUrl: jwksUrl, allowAnonymous: false, rateLimitPerMinute: 0 },
     });
   });
   afterAll(async () => {
@@ -277,7 +279,7 @@ describe('JWT bearer tokens against a JWKS of several keys, or none to be had', 
 
   const startWith = async (jwksUrl: URL) => {
     const stack = await startStack({
-      gateway: { jwt: { issuer: ISSUER, audience: AUDIENCE, key: { jwksUrl } }, allowAnonymous: false, rateLimitPerMinute: 0 },
+      gateway: { jwtIssuer: ISSUER, jwtAudience: AUDIENCE, jwtJwksUrl: jwksUrl, allowAnonymous: false, rateLimitPerMinute: 0 },
     });
     stacks.push(stack);
     return stack;
