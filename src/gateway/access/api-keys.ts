@@ -26,11 +26,15 @@ export function hashApiKey(key: string): Buffer {
 
 /**
  * Reads `id:key,id:key`. Problems name entries by position and id, never by
- * key, since the value is a secret.
+ * key, since the value is a secret. Repeated ids and keys are found in sets,
+ * so that reading is linear in the entries: it runs on the event loop, at
+ * start and on every reload, and a file may hold some fourteen thousand keys.
  */
 export function parseApiKeys(name: string, raw: string): { keys: ApiKey[]; problems: string[] } {
   const keys: ApiKey[] = [];
   const problems: string[] = [];
+  const ids = new Set<string>();
+  const digests = new Set<string>();
   raw.split(',').forEach((entry, index) => {
     const position = `${name} entry ${index + 1}`;
     const separator = entry.indexOf(':');
@@ -48,12 +52,18 @@ export function parseApiKeys(name: string, raw: string): { keys: ApiKey[]; probl
       );
     } else if (key.length < MIN_API_KEY_LENGTH) {
       problems.push(`${position} (${id}) has a key shorter than ${MIN_API_KEY_LENGTH} characters`);
-    } else if (keys.some((known) => known.id === id)) {
+    } else if (ids.has(id)) {
       problems.push(`${position} repeats the id ${id}`);
     } else {
       const sha256 = hashApiKey(key);
-      if (keys.some((known) => known.sha256.equals(sha256))) problems.push(`${position} (${id}) repeats the key of another entry`);
-      else keys.push({ id, sha256 });
+      const digest = sha256.toString('base64');
+      if (digests.has(digest)) {
+        problems.push(`${position} (${id}) repeats the key of another entry`);
+      } else {
+        ids.add(id);
+        digests.add(digest);
+        keys.push({ id, sha256 });
+      }
     }
   });
   return { keys, problems };
