@@ -52,7 +52,7 @@ const gatewayApiKeys = setting({
   defaultDoc: 'unset: no API keys',
   secret: true,
   reloads: true,
-  doc: `clients send a key in \`x-api-key\`. Keys of at least ${MIN_API_KEY_LENGTH} characters; only their SHA-256 is kept, compared in constant time; the id names the client in logs and rate limits`,
+  doc: `clients send a key in \`x-api-key\`. Keys of at least ${MIN_API_KEY_LENGTH} characters; only their SHA-256 is kept, and a key presented is found by its SHA-256; the id names the client in logs and rate limits`,
 });
 const jwtIssuer = setting({
   env: 'JWT_ISSUER',
