@@ -69,13 +69,14 @@ export class Reloader {
   reload(trigger: ReloadTrigger): void {
     if (this.#closed) return;
     try {
+      // Before reading: what the paths lead to may have moved (Kubernetes' `..data`, a folder made again), and a
+      // change made while the files are read is then heard, and read by the next reload.
+      this.#watcher.watch(reloadedFiles(this.#env));
       this.#reload(trigger);
     } catch (error) {
       // Not a problem of the files (those are ConfigErrors): a SIGHUP must not end the gateway for it.
       this.#logger.error({ err: error, trigger }, `Reload ${ON[trigger]} failed; the settings in use are kept`);
     } finally {
-      // What the paths lead to may have moved (Kubernetes' `..data`).
-      this.#watcher.watch(reloadedFiles(this.#env));
       // Whoever changed a file may be waiting for this line.
       this.#logger.flush();
     }
