@@ -51,6 +51,8 @@ export class Reloader {
   #inEffect: GatewayConfig;
   /** The last line a file change logged: the next file change does not log it again. */
   #lastNotice: string | undefined;
+  /** The reload asked for and not begun yet. */
+  #waiting: { trigger: ReloadTrigger; done: Promise<void> } | undefined;
   #closed = false;
 
   constructor(options: ReloaderOptions) {
@@ -58,7 +60,11 @@ export class Reloader {
     this.#inEffect = options.config;
     this.#apply = options.apply;
     this.#logger = options.logger;
-    this.#watcher = new FolderWatcher(reloadedFiles(this.#env), () => this.reload('file change'), options.debounceMs ?? RELOAD_DEBOUNCE_MS);
+    this.#watcher = new FolderWatcher(
+      reloadedFiles(this.#env),
+      () => void this.reload('file change'),
+      options.debounceMs ?? RELOAD_DEBOUNCE_MS,
+    );
   }
 
   /** The folders watched now. */
@@ -66,7 +72,40 @@ export class Reloader {
     return this.#watcher.folders;
   }
 
-  reload(trigger: ReloadTrigger): void {
+  /**
+   * Asks for a reload; resolves once a reload begun after the ask has ended.
+   * Asks are coalesced: one reload waits at most, run on the next turn of the
+   * event loop, and it answers every ask made before it begins, so that a
+   * storm of signals costs one reload a turn, with requests served between,
+   * and the files are read as they were at the last ask or later. No reload
+   * is ever under way when an ask comes: reading is synchronous. A SIGHUP
+   * among the asks names the reload, so that it gets its answer.
+   */
+  reload(trigger: ReloadTrigger): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    const waiting = this.#waiting;
+    if (waiting !== undefined) {
+      if (trigger === 'SIGHUP') waiting.trigger = trigger;
+      return waiting.done;
+    }
+    let ended!: () => void;
+    const next = { trigger, done: new Promise<void>((resolve) => (ended = resolve)) };
+    this.#waiting = next;
+    setImmediate(() => {
+      this.#waiting = undefined;
+      this.#run(next.trigger);
+      ended();
+    });
+    return next.done;
+  }
+
+  /** Stops watching; a reload asked for later does nothing. */
+  close(): void {
+    this.#closed = true;
+    this.#watcher.close();
+  }
+
+  #run(trigger: ReloadTrigger): void {
     if (this.#closed) return;
     try {
       // Before reading: what the paths lead to may have moved (Kubernetes' `..data`, a folder made again), and a
@@ -80,12 +119,6 @@ export class Reloader {
       // Whoever changed a file may be waiting for this line.
       this.#logger.flush();
     }
-  }
-
-  /** Stops watching; a reload asked for later does nothing. */
-  close(): void {
-    this.#closed = true;
-    this.#watcher.close();
   }
 
   #reload(trigger: ReloadTrigger): void {
