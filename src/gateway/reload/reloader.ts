@@ -36,7 +36,8 @@ export interface ReloaderOptions {
  * settings in effect. Only a configuration a start would accept is applied:
  * one that a start would refuse keeps every setting in use and is logged in
  * one line naming the problem and the file. What changed is told by content,
- * not by events: a reload that changes nothing logs a debug line only. The
+ * not by events: a reload that changes nothing logs an info line on SIGHUP,
+ * and a debug line only on a file change (nobody asked). The
  * other settings apply at the next start; a reload that finds one of them
  * changed (a secret's file: UPSTREAM_CLIENT_SECRET_FILE, REDIS_URL_FILE) says
  * so. Reading is synchronous: files are small and bounded, and no request
@@ -141,7 +142,9 @@ export class Reloader {
     const atRestart = changed.filter((setting) => !setting.reloads);
     if (changed.length === 0) {
       this.#lastNotice = undefined;
-      this.#logger.debug({ trigger }, `Reload ${ON[trigger]}: nothing changed`);
+      // Whoever sent a SIGHUP is told it was heard; a file change or the start's check that finds nothing is no news.
+      if (trigger === 'SIGHUP') this.#logger.info({ trigger }, `Reload ${ON[trigger]}: nothing changed`);
+      else this.#logger.debug({ trigger }, `Reload ${ON[trigger]}: nothing changed`);
       return;
     }
     const restart =

@@ -250,12 +250,12 @@ describe('reloading API keys, the JWT secret and trusted documents (src/main.ts)
   );
 
   it(
-    'answers a SIGHUP that changes nothing with one debug line, and goes on serving',
+    'answers a SIGHUP that changes nothing with one line an operator sees, and goes on serving',
     async () => {
       const mark = gateway.mark();
       gateway.signal('SIGHUP');
       const line = await gateway.line((entry) => entry.msg.startsWith('Reload'), mark);
-      expect([line.level, line.msg]).toEqual([LOG_LEVEL.debug, 'Reload on SIGHUP: nothing changed']);
+      expect([line.level, line.msg]).toEqual([LOG_LEVEL.info, 'Reload on SIGHUP: nothing changed']);
       expect(await withKey('third')).toBe('200');
     },
     TEST_TIMEOUT_MS,

@@ -6,6 +6,7 @@ import { readConfig } from '../../../src/gateway/config/gateway-config.js';
 import { createLogger } from '../../../src/gateway/logger.js';
 import type { ReloadableSettings } from '../../../src/gateway/reload/live-settings.js';
 import { Reloader } from '../../../src/gateway/reload/reloader.js';
+import { LOG_LEVEL } from '../../support/gateway-process.js';
 
 /** The reloader in this process, on an API-keys file of its own: what it reads, applies and logs, asked directly. */
 
@@ -48,6 +49,7 @@ function reloaderOn(ids: string[], onApply: (settings: ReloadableSettings) => vo
     file,
     reloader,
     applied,
+    lines,
     /** The reload lines a SIGHUP set off, level and message. */
     answers: () => lines.filter((line) => line.trigger === 'SIGHUP').map(({ level, msg }) => [level, msg]),
     /** Every reload's line, whatever set it off. */
@@ -84,14 +86,24 @@ describe('Reloader: asks coalesced', () => {
       ['web', 'mobile', 'app'],
     ]);
     expect(answers()).toEqual([
-      [30, 'Reloaded on SIGHUP: GATEWAY_API_KEYS_FILE (added mobile)'],
-      [30, 'Reloaded on SIGHUP: GATEWAY_API_KEYS_FILE (added app)'],
+      [LOG_LEVEL.info, 'Reloaded on SIGHUP: GATEWAY_API_KEYS_FILE (added mobile)'],
+      [LOG_LEVEL.info, 'Reloaded on SIGHUP: GATEWAY_API_KEYS_FILE (added app)'],
     ]);
   });
 
   it('names a reload asked by file changes and a SIGHUP after the SIGHUP, which gets its answer', async () => {
-    const { reloader, reloads } = reloaderOn(['web']);
+    const { reloader, reloads, answers } = reloaderOn(['web']);
     await Promise.all([reloader.reload('file change'), reloader.reload('SIGHUP'), reloader.reload('file change')]);
     expect(reloads()).toEqual(['Reload on SIGHUP: nothing changed']);
+    // At info, where an operator's log shows it.
+    expect(answers()).toEqual([[LOG_LEVEL.info, 'Reload on SIGHUP: nothing changed']]);
+  });
+
+  it('logs a file change that finds nothing new at debug only: nobody asked', async () => {
+    const { reloader, lines } = reloaderOn(['web']);
+    await reloader.reload('file change');
+    expect(lines.filter((line) => line.msg.startsWith('Reload')).map(({ level, msg }) => [level, msg])).toEqual([
+      [LOG_LEVEL.debug, 'Reload on a file change: nothing changed'],
+    ]);
   });
 });
