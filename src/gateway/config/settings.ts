@@ -461,7 +461,7 @@ export const rateLimitSettings = {
     env: 'RATE_LIMIT_PER_MINUTE',
     kind: integer(0, 6_000_000),
     default: 600,
-    doc: 'sustained requests per minute per client (API key id, token subject, or IP for anonymous clients and failed attempts; IPv6 by /64); each operation of a batched request counts as one request; `0` turns rate limiting off',
+    doc: "sustained requests per minute per client (API key id, token subject, or IP for anonymous clients and failed attempts; IPv6 by /64; failed attempts also by the connection's peer where `X-Forwarded-For` named another address); each operation of a batched request counts as one request; `0` turns rate limiting off",
   }),
   rateLimitBurst: setting({
     env: 'RATE_LIMIT_BURST',
