@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { parseApiKeys } from '../../../src/gateway/access/api-keys.js';
+import { changedSettings, readConfig } from '../../../src/gateway/config/gateway-config.js';
 
 const WEB_KEY = 'w'.repeat(40);
 const MOBILE_KEY = 'm'.repeat(40);
@@ -75,6 +76,39 @@ describe('parseApiKeys on a large file', () => {
     expect(scansDuring(() => (read = parseApiKeys('GATEWAY_API_KEYS', manyKeys(count))))).toBeLessThanOrEqual(count);
     expect(read!.problems).toEqual([]);
     expect(read!.keys.map((key) => key.id)).toEqual(Array.from({ length: count }, (_, index) => `client-${index}`));
+  });
+
+  it('tells a reload what changed among many keys without writing them out as JSON', () => {
+    const before = readConfig({ GATEWAY_API_KEYS: manyKeys(2_000) });
+    const env = { GATEWAY_API_KEYS: `${manyKeys(2_000)},late:${'e'.repeat(64)}` };
+    const after = readConfig(env);
+    // The bytes of JSON written while comparing: each key's hash is 32 numbers in JSON, some 200 KB for 2,000 keys.
+    let written = 0;
+    const original = JSON.stringify;
+    const spy = vi.spyOn(JSON, 'stringify').mockImplementation((...args: Parameters<typeof JSON.stringify>) => {
+      const text = original(...args);
+      written += text?.length ?? 0;
+      return text;
+    });
+    try {
+      expect(changedSettings(before, after, env)).toEqual([
+        { key: 'apiKeys', variable: 'GATEWAY_API_KEYS', reloads: true, change: 'added late' },
+      ]);
+      expect(changedSettings(after, after, env)).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(written).toBeLessThan(10_000);
+  });
+
+  it('tells a reload of a key replaced under its id, and of keys only reordered', () => {
+    const config = (keys: string) => readConfig({ GATEWAY_API_KEYS: keys });
+    const [web, mobile, other] = [WEB_KEY, MOBILE_KEY, 'o'.repeat(40)];
+    const changes = (before: string, after: string) =>
+      changedSettings(config(before), config(after), {}).map((setting) => [setting.key, setting.change]);
+    expect(changes(`web:${web},mobile:${mobile}`, `web:${other},mobile:${mobile}`)).toEqual([['apiKeys', 'new key for web']]);
+    expect(changes(`web:${web},mobile:${mobile}`, `mobile:${mobile},web:${web}`)).toEqual([['apiKeys', 'reordered']]);
+    expect(changes(`web:${web},mobile:${mobile}`, `web:${web},mobile:${mobile}`)).toEqual([]);
   });
 
   it('still names the entries that repeat an id or a key among many', () => {
