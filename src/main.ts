@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   // SIGHUP reloads (gateway/reload/); Node's default for it ends the process, so it is taken from the first moment, even
   // where nothing is configured to reload. One that comes while the gateway starts is answered by the check after start.
   let reloader: Reloader | undefined;
-  process.on('SIGHUP', () => reloader?.reload('SIGHUP'));
+  process.on('SIGHUP', () => void reloader?.reload('SIGHUP'));
   let config: GatewayConfig;
   try {
     config = readConfig();
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
   onStopSignal((signal) => void stop(signal));
   reloader = new Reloader({ env: process.env, config, apply: (reloaded) => gateway.reload(reloadableOf(reloaded)), logger });
   // A file changed between the configuration's reading and the watch's start would otherwise wait for the next change.
-  reloader.reload('start');
+  await reloader.reload('start');
   // What was set, short enough to read before the ready line; every setting where asked for.
   const set = describeConfig(config, process.env);
   logger.info({ set }, `Configuration: ${Object.keys(set).length} settings set, the others at their defaults (docs/configuration.md)`);

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiKeyMatcher, hashApiKey, matchApiKey, parseApiKeys } from '../../../src/gateway/access/api-keys.js';
+import { ApiKeyMatcher, hashApiKey, parseApiKeys } from '../../../src/gateway/access/api-keys.js';
 import { clientAddress, networkOf } from '../../../src/gateway/access/client-address.js';
 import { RateLimiter } from '../../../src/gateway/limits/rate-limiter.js';
 import { send, type HttpAnswer } from '../../support/http.js';
@@ -411,10 +411,27 @@ describe('access pieces', () => {
   });
 
   it('matches a key by its hash', () => {
-    const keys = [{ id: 'web', sha256: hashApiKey(WEB_KEY) }];
-    expect(matchApiKey(keys, WEB_KEY)).toBe('web');
-    expect(matchApiKey(keys, MOBILE_KEY)).toBeUndefined();
-    expect(matchApiKey(keys, '')).toBeUndefined();
+    const matcher = new ApiKeyMatcher([{ id: 'web', sha256: hashApiKey(WEB_KEY) }]);
+    expect(matcher.match(WEB_KEY)).toBe('web');
+    expect(matcher.match(MOBILE_KEY)).toBeUndefined();
+    expect(matcher.match('')).toBeUndefined();
+  });
+
+  it('looks a key up without going through the configured keys: a wrong key costs the same with thousands', () => {
+    const configured = Array.from({ length: 10_000 }, (_, index) => ({ id: `client-${index}`, sha256: hashApiKey(`key-${index}`) }));
+    // Counts the configured keys read, by index or by iteration, once the matcher is made.
+    let reads = 0;
+    const counted = new Proxy(configured, {
+      get(target, property, receiver) {
+        if (typeof property === 'string' && /^\d+$/.test(property)) reads += 1;
+        return Reflect.get(target, property, receiver);
+      },
+    });
+    const matcher = new ApiKeyMatcher(counted);
+    reads = 0;
+    for (let guess = 0; guess < 100; guess++) expect(matcher.match(`${WEB_KEY}${guess}`)).toBeUndefined();
+    expect(matcher.match('key-9999')).toBe('client-9999');
+    expect(reads).toBe(0);
   });
 
   it('remembers only keys that matched, at most one entry per configured key, whatever clients send', () => {
