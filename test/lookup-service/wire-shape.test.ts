@@ -38,8 +38,9 @@ describe('the companies the embedded lookup service writes, read by the gateway'
     expect(emptyDeclaredFields(slots[0])).toEqual([]);
   });
 
-  it('reads the whole default data set with nothing unreadable, and every declared field filled in some company', () => {
-    const { slots, invalidFields } = read(defaultDataSet());
+  it('reads the generated companies with nothing unreadable, and every declared field filled in some of them', () => {
+    const fixtures = new Set(allFixtureCompanies);
+    const { slots, invalidFields } = read(defaultDataSet().filter((company) => !fixtures.has(company)));
     expect(invalidFields).toEqual([]);
     const filled = filledDeclaredFields(slots);
     expect(declaredFields().filter((field) => !filled.has(field))).toEqual([]);
