@@ -135,7 +135,8 @@ function measureWindows(shape: WindowShape): void {
       slots: read.slots,
       repeated: NO_REPEATS,
       total: read.total,
-      fetchedAt: Date.now(),
+      fetchedAt: performance.timeOrigin + performance.now(),
+      fetchedAtWall: Date.now(),
     });
   }
   const after = afterGc();

@@ -26,7 +26,7 @@ function windowBytes(q: string, jurisdiction: string): number {
   const query = normalizeSearchQuery(q, jurisdiction);
   const { results, total } = searchIndexFor(defaultDataSet()).search({ ...query, page: 1, pageSize: UPSTREAM_MAX_PAGE_SIZE });
   const { slots } = readSearchResponse(JSON.stringify({ results, total }), query.jurisdiction, 'test', UPSTREAM_MAX_PAGE_SIZE);
-  return windowEntryBytes({ slots, repeated: NO_REPEATS, total, fetchedAt: 0 }, windowKey(query, 0));
+  return windowEntryBytes({ slots, repeated: NO_REPEATS, total, fetchedAt: 0, fetchedAtWall: 0 }, windowKey(query, 0));
 }
 
 /**

@@ -67,7 +67,8 @@ function fill(bodies: string[]): { count: number; withWindows: number; counted: 
       slots,
       repeated: repeated.length > 0 ? repeated : NO_REPEATS,
       total,
-      fetchedAt: Date.now(),
+      fetchedAt: performance.timeOrigin + performance.now(),
+      fetchedAtWall: Date.now(),
     });
   }
   return { count: windows.size, withWindows: heapUsedAfterGc(), counted: windows.calculatedSize };
