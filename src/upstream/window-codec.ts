@@ -83,7 +83,8 @@ function storedWindowSchema(pageSize: number): ReturnType<typeof buildSchema> {
 
 /**
  * A window as stored for the other instances: the key it is for goes with it, so a value can never stand in for
- * another search. Its times are the writer's: a reader dates it by the age the store keeps beside it.
+ * another search. Its `fetchedAt` goes with it as every release reads it, but means nothing on another instance's
+ * clock: a reader dates the window by the age the store keeps beside it (shared-windows.ts).
  */
 export function encodeWindow(key: string, window: SearchWindow): string {
   return JSON.stringify({ key, slots: window.slots, repeated: window.repeated, total: window.total, fetchedAt: window.fetchedAt });
