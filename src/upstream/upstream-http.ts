@@ -13,7 +13,7 @@ import { NO_UPSTREAM_OBSERVER, statusClassOf, type UpstreamCallOutcome, type Ups
 import { CallBudget } from './resilience/call-budget.js';
 import { CircuitBreaker } from './resilience/circuit-breaker.js';
 import { ConcurrencyLimit } from './resilience/concurrency-limit.js';
-import { systemClock, type Clock } from './resilience/clock.js';
+import { systemClock, type Clock, wallTime } from './resilience/clock.js';
 import { deadlineExceeded } from './resilience/deadline.js';
 import { timerDelayUntil } from '../shared/timers.js';
 import { parseRetryAfter } from './resilience/retry-policy.js';
@@ -164,7 +164,7 @@ export class UpstreamHttp {
       response = {
         status: answer.statusCode,
         body: answer.body,
-        retryAfterMs: parseRetryAfter(answer.headers['retry-after'], this.#maxRetryAfterMs, this.#clock()),
+        retryAfterMs: parseRetryAfter(answer.headers['retry-after'], this.#maxRetryAfterMs, wallTime(this.#clock)),
       };
     } catch (error) {
       this.#breaker.recordFailure();
