@@ -130,7 +130,7 @@ export async function startGateway(
     tracingPlugins: options.tracing?.plugins,
     observers: metrics ? [useGraphqlMetrics({ metrics })] : [],
   });
-  const redisSharing = shared && (() => shared.sharing);
+  const redisSharing = shared && (() => shared.state);
   const readiness = new Readiness(() => upstream.status(), clock, redisSharing);
   const connectionCap = new ConnectionCap(
     {

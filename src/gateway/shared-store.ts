@@ -1,11 +1,16 @@
+import type { SharingState } from '../shared-state/redis-health.js';
 import type { Clock } from '../upstream/resilience/clock.js';
 import type { SharedStore } from '../upstream/shared-store.js';
 import type { UpstreamLog } from '../upstream/log.js';
 import type { SharedStateSettings } from './config/settings.js';
 
+export type { SharingState };
+
 export interface ClosableSharedStore extends SharedStore {
-  /** Whether Redis answers now: false while it is taken to be away and this instance goes on alone. */
+  /** Whether Redis serves the gateway now: false while it is taken to be away or refuses it, and this instance goes on alone. */
   readonly sharing: boolean;
+  /** The same, and if not sharing, why. */
+  readonly state: SharingState;
   close(): Promise<void>;
 }
 
@@ -19,7 +24,8 @@ export async function openSharedStore(
   // Loaded only here: a gateway without REDIS_URL never loads node-redis.
   const { RedisStore } = await import('../shared-state/redis-store.js');
   return RedisStore.open({
-    url: settings.redisUrl,
+    target: settings.redisUrl,
+    sentinelPassword: settings.redisSentinelPassword,
     keyPrefix: settings.redisKeyPrefix,
     commandTimeoutMs: settings.redisCommandTimeoutMs,
     log,

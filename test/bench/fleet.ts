@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { RedisStore } from '../../src/shared-state/redis-store.js';
+import { redisTarget } from '../support/redis-server.js';
 import type { UpstreamLog } from '../../src/upstream/log.js';
 import { startFleet, type Fleet } from '../support/fleet.js';
 import { readCommandLine, wholeNumberOption } from './command-line.js';
@@ -88,10 +89,9 @@ const SILENT: UpstreamLog = { debug() {}, info() {}, warn() {} };
  */
 async function watchRedisReplies(url: string): Promise<{ stop(): Promise<string> }> {
   // The gateway's own store, with a deadline long enough that every answer is waited for and timed.
-  const store = await RedisStore.open({ url: new URL(url), keyPrefix: 'bench:', commandTimeoutMs: 10_000, log: SILENT });
+  const store = await RedisStore.open({ target: redisTarget(url), keyPrefix: 'bench:', commandTimeoutMs: 10_000, log: SILENT });
   const samples: number[] = [];
   const misses = CANDIDATE_DEADLINES_MS.map(() => 0);
-  const admission = { holder: 'watcher', longestHoldMs: 60_000 };
   let running = true;
   const loop = (async () => {
     for (let i = 0; running; i++) {
@@ -110,7 +110,7 @@ async function watchRedisReplies(url: string): Promise<{ stop(): Promise<string>
             ),
           ),
       );
-      await store.claimWindow({ key: `w:${i % 100}`, lockId: `watch-${i}`, lockMs: 1, freshMs: 300_000, refreshMs: 360_000, admission });
+      await store.claimWindow({ key: `w:${i % 100}`, lockId: `watch-${i}`, lockMs: 1, freshMs: 300_000 });
       answered = true;
       samples.push(performance.now() - sentAt);
       // About as often as a busy gateway asks, not flat out; the judges of a late answer are waited for.

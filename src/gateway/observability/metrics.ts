@@ -10,7 +10,9 @@ import type {
   UpstreamStatus,
   UpstreamStatusClass,
 } from '../../upstream/observer.js';
+import { REDIS_REFUSAL_CAUSES } from '../../shared-state/redis-refusals.js';
 import type { Clock } from '../../upstream/resilience/clock.js';
+import type { SharingState } from '../shared-store.js';
 import { SEARCH_ENDPOINT } from '../../upstream/search-call.js';
 import { TOKEN_ENDPOINT } from '../../upstream/token-request.js';
 import { CounterFamily, HistogramFamily } from './instruments.js';
@@ -51,8 +53,8 @@ export interface MetricSources {
   cacheBytes(): Record<'upstream_windows' | 'responses' | 'documents', number>;
   /** The clock the token's expiry is told by. */
   clock: Clock;
-  /** With REDIS_URL: whether Redis answers now. */
-  redisSharing?: (() => boolean) | undefined;
+  /** With REDIS_URL: whether this instance shares through Redis now, and if not, why. */
+  redisSharing?: (() => SharingState) | undefined;
 }
 
 /**
@@ -275,11 +277,23 @@ export class GatewayMetrics implements UpstreamObserver {
     });
     new Gauge({
       name: `${PREFIX}redis_sharing`,
-      help: 'With REDIS_URL: 1 while Redis answers and the fleet shares its state, 0 while this instance goes on alone.',
+      help: 'With REDIS_URL: 1 while Redis serves the gateway and the fleet shares its state, 0 while this instance goes on alone.',
       registers,
       collect() {
         const sharing = metrics.#sources?.redisSharing;
-        if (sharing) this.set(sharing() ? 1 : 0);
+        if (sharing) this.set(sharing().state === 'sharing' ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: `${PREFIX}redis_refused`,
+      help: 'With REDIS_URL: 1 for the cause while Redis answers but refuses what sharing needs (a setting to change: see the log), 0 otherwise.',
+      labelNames: ['cause'],
+      registers,
+      collect() {
+        const sharing = metrics.#sources?.redisSharing?.();
+        if (!sharing) return;
+        const refused = sharing.state === 'refused' ? sharing.refusal.cause : undefined;
+        for (const cause of REDIS_REFUSAL_CAUSES) this.set({ cause }, refused === cause ? 1 : 0);
       },
     });
     new Gauge({
