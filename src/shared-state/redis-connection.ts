@@ -39,7 +39,7 @@ export function failed(reply: unknown): reply is typeof MISSED | typeof UNAVAILA
 }
 
 /** Longest a starting gateway waits to learn whether Redis serves it. */
-const STARTUP_WAIT_MS = 2_000;
+const STARTUP_WAIT_MS = 5_000;
 
 const NO_SCRIPT = Symbol('no script');
 
@@ -80,7 +80,8 @@ export class RedisConnection {
       commandTimeoutMs: options.commandTimeoutMs,
       probe: () =>
         this.#serves().then((serves) => {
-          settled();
+          // Known once the client had connected: a probe before that (a cluster node ready before the rest) tells nothing.
+          if (serves || this.#nodes.ready) settled();
           return serves;
         }),
     });

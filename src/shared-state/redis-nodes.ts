@@ -6,14 +6,17 @@ const RECONNECT_BASE_MS = 50;
 /** ... up to this, with jitter so that a fleet does not reconnect in step. */
 const RECONNECT_MAX_MS = 2_000;
 /**
- * In a cluster, how long a node may be reconnecting before node-redis asks the others for the topology again: after a
- * master is killed, its replica takes over and only a new topology says so (node-redis's default waits 5 s).
+ * In a cluster, how long a node may be reconnecting before node-redis asks the others for the topology again (and
+ * again as long, while it still is): after a master is killed, its replica takes over and only a new topology says so.
+ * node-redis's default waits 5 s; it asks only when the node tries to reconnect, so a node's reconnection waits at
+ * most as long (CLUSTER_RECONNECT_MAX_MS): trying a dead node's port costs nothing.
  */
 const TOPOLOGY_REFRESH_AFTER_MS = 1_000;
+const CLUSTER_RECONNECT_MAX_MS = TOPOLOGY_REFRESH_AFTER_MS / 2;
 
 /** Jittered exponential backoff, as node-redis calls it for each reconnection (and the gateway for each new attempt to connect). */
-export function reconnectDelay(retries: number): number {
-  const ceiling = Math.min(RECONNECT_BASE_MS * 2 ** Math.min(retries, 16), RECONNECT_MAX_MS);
+export function reconnectDelay(retries: number, maxMs = RECONNECT_MAX_MS): number {
+  const ceiling = Math.min(RECONNECT_BASE_MS * 2 ** Math.min(retries, 16), maxMs);
   return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
 }
 
@@ -59,8 +62,12 @@ export function connectRedisNodes(options: RedisNodesOptions): RedisNodes {
   }
 }
 
-function socketOptions(options: RedisNodesOptions, tls: boolean) {
-  return { connectTimeout: options.connectTimeoutMs, reconnectStrategy: reconnectDelay, ...(tls ? { tls: true as const } : {}) };
+function socketOptions(options: RedisNodesOptions, tls: boolean, reconnectMaxMs = RECONNECT_MAX_MS) {
+  return {
+    connectTimeout: options.connectTimeoutMs,
+    reconnectStrategy: (retries: number) => reconnectDelay(retries, reconnectMaxMs),
+    ...(tls ? { tls: true as const } : {}),
+  };
 }
 
 function singleNode(url: URL, options: RedisNodesOptions): RedisNodes {
@@ -107,7 +114,7 @@ function clusterNodes(target: Extract<RedisTarget, { topology: 'cluster' }>, opt
       username: target.username,
       password: target.password,
       disableOfflineQueue: true,
-      socket: socketOptions(options, target.tls),
+      socket: socketOptions(options, target.tls, CLUSTER_RECONNECT_MAX_MS),
     },
     topologyRefreshOnReconnectionAttemptStrategy: TOPOLOGY_REFRESH_AFTER_MS,
   });

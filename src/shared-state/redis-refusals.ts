@@ -88,13 +88,14 @@ export function refusalOf(error: unknown, topology: RedisTarget['topology']): Re
 
 function causeOf(message: string, topology: RedisTarget['topology']): RedisRefusalCause | undefined {
   if (/WRONGPASS|NOAUTH|invalid password|without any password configured|invalid username-password/i.test(message)) return 'wrong_password';
-  if (/NOPERM/.test(message)) return 'no_permission';
+  // Refused outside a script (NOPERM), or inside one (Redis 7.0 words it apart).
+  if (/NOPERM|The user executing the script can't/.test(message)) return 'no_permission';
   if (/READONLY/.test(message)) return 'read_only_replica';
   if (/cluster support disabled/i.test(message)) return 'not_cluster';
   if (/No such master with that name/i.test(message)) return 'unknown_master';
   if (/unknown command .?sentinel/i.test(message)) return 'not_sentinel';
   if (/unknown command .?(evalsha|eval|script)/i.test(message)) return 'no_scripts';
   if (topology !== 'cluster' && /^(CROSSSLOT|MOVED|ASK)\b/.test(message)) return 'cluster_node';
-  if (/^OOM\b/.test(message)) return 'out_of_memory';
+  if (/\bOOM command not allowed/.test(message)) return 'out_of_memory';
   return undefined;
 }

@@ -221,6 +221,9 @@ export const CHECK_SCRIPT = script(`
 clock(ARGV[1])
 for i = 1, #KEYS do
   local key = KEYS[i]
+  -- A write Redis refuses at its maxmemory comes first: once a script has written, Redis lets it go on.
+  redis.call('SET', key, 'check', 'PX', 10000)
+  redis.call('GET', key)
   redis.call('DEL', key)
   redis.call('HSET', key, 'v', 'check', 'at', '0')
   redis.call('PEXPIRE', key, 10000)
@@ -231,8 +234,6 @@ for i = 1, #KEYS do
   redis.call('EXISTS', key)
   redis.call('DEL', key)
   redis.call('SET', key, 'check', 'NX', 'PX', 10000)
-  redis.call('SET', key, 'check', 'PX', 10000)
-  redis.call('GET', key)
   redis.call('DEL', key)
 end
 return 1`);

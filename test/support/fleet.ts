@@ -55,6 +55,8 @@ export interface FleetOptions<R extends FleetRedis = RedisServer> {
   clock?: Clock;
   /** A clock of its own for some instances, by index (one running ahead of the others, say); Redis keeps `clock`. */
   instanceClocks?: (Clock | undefined)[];
+  /** false: no instance asks for the service token as it starts (the first search does). */
+  tokenAtStart?: boolean;
   /** Each instance reaches Redis through a proxy of its own (`fleet.proxies`), to slow or cut its network (one server only). */
   redisProxies?: boolean;
 }
@@ -93,7 +95,7 @@ export async function startFleet<R extends FleetRedis = RedisServer>(options: Fl
           lineAdded.emit('line');
         },
       }),
-      { clock: options.instanceClocks?.[i] ?? options.clock, redisClock: options.clock },
+      { clock: options.instanceClocks?.[i] ?? options.clock, redisClock: options.clock, tokenAtStart: options.tokenAtStart },
     );
   });
   const started = await Promise.allSettled(starting);

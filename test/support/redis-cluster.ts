@@ -56,16 +56,17 @@ async function replicaInSync(port: number): Promise<boolean> {
 }
 
 /**
- * Six cluster nodes on free loopback ports (each with its bus port free too), made into three masters with a replica
- * each by `redis-cli --cluster create`; resolves once every node says the cluster is ok and each replica is in sync
- * with its master, so that a failover can be asked for at once.
+ * Three masters, each with a replica unless `replicas` is false, on free loopback ports (each with its bus port free
+ * too), made a cluster by `redis-cli --cluster create`; resolves once every node says the cluster is ok and each
+ * replica is in sync with its master, so that a failover can be asked for at once.
  */
-export async function startRedisCluster(): Promise<RedisCluster> {
+export async function startRedisCluster(options: { replicas?: boolean } = {}): Promise<RedisCluster> {
+  const replicasEach = options.replicas === false ? 0 : 1;
   const nodes = await RedisGroup.create('cluster');
   let ports: number[];
   try {
     ports = await nodes.onFreePorts(
-      6,
+      3 * (1 + replicasEach),
       async (candidates) => {
         for (const port of candidates) {
           const args = [...serverArgs(port), '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`];
@@ -81,13 +82,13 @@ export async function startRedisCluster(): Promise<RedisCluster> {
       'create',
       ...ports.map((port) => `127.0.0.1:${port}`),
       '--cluster-replicas',
-      '1',
+      String(replicasEach),
       '--cluster-yes',
     );
     await until(async () => (await Promise.all(ports.map(clusterOk))).every(Boolean), 'the cluster to be ok on every node');
     await until(async () => {
       const replicas = (await nodesSeenFrom(ports[0]!)).filter((node) => !node.master);
-      return replicas.length === 3 && (await Promise.all(ports.map(replicaInSync))).every(Boolean);
+      return replicas.length === 3 * replicasEach && (await Promise.all(ports.map(replicaInSync))).every(Boolean);
     }, 'every replica to be in sync with its master');
   } catch (error) {
     await nodes.remove();
