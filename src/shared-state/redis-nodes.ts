@@ -15,7 +15,7 @@ const TOPOLOGY_REFRESH_AFTER_MS = 1_000;
 const CLUSTER_RECONNECT_MAX_MS = TOPOLOGY_REFRESH_AFTER_MS / 2;
 
 /** Jittered exponential backoff, as node-redis calls it for each reconnection (and the gateway for each new attempt to connect). */
-export function reconnectDelay(retries: number, maxMs = RECONNECT_MAX_MS): number {
+function reconnectDelay(retries: number, maxMs = RECONNECT_MAX_MS): number {
   const ceiling = Math.min(RECONNECT_BASE_MS * 2 ** Math.min(retries, 16), maxMs);
   return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
 }

@@ -512,7 +512,7 @@ export const sharedStateSettings = {
     kind: integer(1, 10_000, 'ms'),
     // Chosen from the answers Redis gives on a loaded 2-core host (docs/operations.md, *The REDIS_COMMAND_TIMEOUT_MS trade-off*): late ones are misses, not outages.
     default: 250,
-    doc: "the gateway's own deadline on each Redis call (node-redis holds none against a hung server); a call without an answer by then is a miss (the instance asks again, or waits on). Redis is taken to be away on a failed connection, or when no call has been answered for four times as long (at least 1 s), neither within this deadline nor late within that window: the instance goes on alone, makes no Redis call until a probe (every 500 ms) is answered in time, and logs the outage once and its end once",
+    doc: "the gateway's own deadline on each Redis call (node-redis holds none against a hung server); a call without an answer by then is a miss: a claim on a window or the token is asked again, the client's rate limit and the call budget are decided by this instance alone. Redis is taken to be away on a failed connection, or when no call has been answered within this deadline for four times as long (at least 1 s), late answers not counting: the instance goes on alone, makes no Redis call until a probe (every 500 ms) finds every call it needs answered in time, and logs the outage once and its end once",
   }),
 };
 
