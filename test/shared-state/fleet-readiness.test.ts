@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFleet, type Fleet, type FleetRedis } from '../support/fleet.js';
 import { send } from '../support/http.js';
-import { changes, scrape } from '../support/metrics.js';
+import { changes, promtoolProblems, scrape } from '../support/metrics.js';
 import { redisCli } from '../support/redis-cli.js';
 import { RedisGroup, serverArgs } from '../support/redis-server.js';
 import { sharingReport } from '../support/sharing-report.js';
@@ -97,6 +97,7 @@ describe('an instance whose Redis answers late, or refuses it', () => {
     });
     expect((await fleet.search(0, { q: 'Holdings', jurisdiction: 'GB' })).status).toBe(200);
     expect(fleet.logs[0]!.filter((line) => line.includes('sharing the upstream state'))).toEqual([]);
+    expect(promtoolProblems((await scrape(gateway.metricsUrl!)).text)).toBe('');
     await redisCli(replica, 'REPLICAOF', 'NO', 'ONE');
     await within(fleet.logged(0, 'Redis connected; sharing'), SAFETY_MS, 'the instance to share through the new master');
     expect(await sharingReport(gateway)).toEqual({
