@@ -36,10 +36,9 @@ export interface RedisNodesOptions {
  * The Redis nodes REDIS_URL names, through node-redis's own client for that
  * topology: `createClient` for one node, `createCluster` (which discovers the
  * nodes and follows slots as they move) or `createSentinel` (which asks the
- * sentinels for the master and follows a failover). Every client runs without
- * its offline queue (a command sent while a node is away fails at once) and
- * reconnects by itself; a cluster or sentinel client that could not connect
- * at all is asked again with backoff until closed.
+ * sentinels for the master and follows a failover). Every connection is made
+ * as CONNECTION says and reconnects by itself; a cluster or sentinel client
+ * that could not connect at all is asked again with backoff until closed.
  */
 export interface RedisNodes {
   /** One command; `key` routes it to its slot's master in a cluster. */
@@ -62,6 +61,14 @@ export function connectRedisNodes(options: RedisNodesOptions): RedisNodes {
   }
 }
 
+/**
+ * What every connection to a node is made with: no offline queue (a command sent while the node is away fails at
+ * once), and no handshake beyond authentication: node-redis's CLIENT SETINFO (which the documented ACL user may not
+ * run, leaving an ACL LOG entry per connection) and its maintenance notifications (a Redis Enterprise feature) each
+ * cost a round trip on every connection, on the way to sharing.
+ */
+const CONNECTION = { disableOfflineQueue: true, disableClientInfo: true, maintNotifications: 'disabled' } as const;
+
 function socketOptions(options: RedisNodesOptions, tls: boolean, reconnectMaxMs = RECONNECT_MAX_MS) {
   return {
     connectTimeout: options.connectTimeoutMs,
@@ -71,7 +78,7 @@ function socketOptions(options: RedisNodesOptions, tls: boolean, reconnectMaxMs 
 }
 
 function singleNode(url: URL, options: RedisNodesOptions): RedisNodes {
-  const client = createClient({ url: url.href, disableOfflineQueue: true, socket: socketOptions(options, false) });
+  const client = createClient({ url: url.href, ...CONNECTION, socket: socketOptions(options, false) });
   client.on('ready', options.onReady);
   // Without a listener node-redis's errors would crash the process; the message names no password.
   client.on('error', (error: unknown) => options.onError(error, true));
@@ -113,7 +120,7 @@ function clusterNodes(target: Extract<RedisTarget, { topology: 'cluster' }>, opt
     defaults: {
       username: target.username,
       password: target.password,
-      disableOfflineQueue: true,
+      ...CONNECTION,
       socket: socketOptions(options, target.tls, CLUSTER_RECONNECT_MAX_MS),
     },
     topologyRefreshOnReconnectionAttemptStrategy: TOPOLOGY_REFRESH_AFTER_MS,
@@ -148,10 +155,10 @@ function sentinelNodes(target: Extract<RedisTarget, { topology: 'sentinel' }>, o
     nodeClientOptions: {
       username: target.username,
       password: target.password,
-      disableOfflineQueue: true,
+      ...CONNECTION,
       socket: socketOptions(options, target.tls),
     },
-    sentinelClientOptions: { password: options.sentinelPassword, socket: socketOptions(options, target.tls) },
+    sentinelClientOptions: { password: options.sentinelPassword, ...CONNECTION, socket: socketOptions(options, target.tls) },
   });
   let closed = false;
   // A failover's end, or the first master found.
