@@ -58,6 +58,7 @@ export async function failovers(redis: BenchRedis): Promise<{ lines: string[]; o
   })();
   try {
     await until(() => everyInstanceShares(fleet), 'every instance to share');
+    await Promise.all(fleet.gateways.map((gateway) => gateway.tokenAtStart));
     shared();
     for (const failover of redis.failovers) {
       const from = fleet.logs.map((log) => log.length);
