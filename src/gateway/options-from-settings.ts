@@ -258,13 +258,22 @@ function rateLimitOf({
 
 function sharedStateOf({
   redisUrl,
+  redisSentinelPassword,
   redisKeyPrefix,
   redisCommandTimeoutMs,
   ...unread
 }: SharedStateSettings): Pick<GatewayParts, 'sharedState'> {
   unread satisfies NothingLeft;
   return {
-    sharedState: redisUrl === undefined ? undefined : { url: redisUrl, keyPrefix: redisKeyPrefix, commandTimeoutMs: redisCommandTimeoutMs },
+    sharedState:
+      redisUrl === undefined
+        ? undefined
+        : {
+            target: redisUrl,
+            sentinelPassword: redisSentinelPassword,
+            keyPrefix: redisKeyPrefix,
+            commandTimeoutMs: redisCommandTimeoutMs,
+          },
   };
 }
 

@@ -162,7 +162,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     tracingPlugins: options.tracing?.plugins,
     observers: metrics ? [useGraphqlMetrics({ metrics })] : [],
   });
-  const redisSharing = shared && (() => shared.sharing);
+  const redisSharing = shared && (() => shared.state);
   const readiness = new Readiness(() => upstream.status(), clock, redisSharing);
   const { trustedProxyCount } = options.rateLimit;
   const connectionCap = new ConnectionCap(

@@ -1,17 +1,25 @@
+import type { SharingState } from '../shared-state/redis-health.js';
+import type { RedisTarget } from '../shared-state/redis-target.js';
 import type { Clock } from '../upstream/resilience/clock.js';
 import type { SharedStore } from '../upstream/shared-store.js';
 import type { UpstreamLog } from '../upstream/log.js';
 
+export type { SharingState };
+
 export interface ClosableSharedStore extends SharedStore {
-  /** Whether Redis answers now: false while it is taken to be away and this instance goes on alone. */
+  /** Whether Redis serves the gateway now: false while it is taken to be away or refuses it, and this instance goes on alone. */
   readonly sharing: boolean;
+  /** The same, and if not sharing, why. */
+  readonly state: SharingState;
   close(): Promise<void>;
 }
 
 /** The fleet's Redis (REDIS_URL and the settings that go with it). */
 export interface SharedStateOptions {
-  /** `redis://` or `rediss://` (TLS), user and password in it. */
-  url: URL;
+  /** One node, a cluster or a master's sentinels, as REDIS_URL names them, user and password in it. */
+  target: RedisTarget;
+  /** With a sentinel target, the sentinels' own password (REDIS_SENTINEL_PASSWORD). */
+  sentinelPassword: string | undefined;
   /** Put before every key. */
   keyPrefix: string;
   /** The deadline of every call, held by the gateway itself. */

@@ -6,7 +6,7 @@ import { NO_UPSTREAM_OBSERVER, type UpstreamObserver } from './observer.js';
 import { systemClock, type Clock } from './resilience/clock.js';
 import { type Deadline, waitWithin } from './resilience/deadline.js';
 import { SEARCH_ENDPOINT, UPSTREAM_MAX_PAGE_SIZE, type WindowRequest } from './search-call.js';
-import type { CallAdmission, HeldBack, SharedStore } from './shared-store.js';
+import type { SharedStore } from './shared-store.js';
 import { SharedWindows, type WindowFetchClaim } from './shared-windows.js';
 import { type SearchWindow, windowEntryBytes, windowKey } from './window-size.js';
 
@@ -29,22 +29,12 @@ export interface WindowCacheOptions {
   observer?: UpstreamObserver | undefined;
   /** Judges the windows' age; the same clock stamps their `fetchedAt` (and its wall time, their `fetchedAtWall`). */
   clock?: Clock | undefined;
-  /**
-   * Fetches one window from the upstream; one call at a time per window, shared by all who wait for it. `admitted`:
-   * the fleet's claim on the fetch has admitted its first call (holds and budget), which asks the store no more.
-   */
-  fetchWindow: (request: WindowRequest, admitted: boolean) => Promise<SearchWindow>;
+  /** Fetches one window from the upstream; one call at a time per window, shared by all who wait for it. */
+  fetchWindow: (request: WindowRequest) => Promise<SearchWindow>;
   /** A fleet's store: a second cache level behind this one, and one fetch per window for the fleet. */
-  shared?: SharedFleet | undefined;
+  shared?: SharedStore | undefined;
   /** How long one fetch may take; another instance waits for it at most this long. */
   fetchTimeoutMs: number;
-}
-
-/** The fleet's store, and what admits this instance's calls through it. */
-export interface SharedFleet {
-  store: SharedStore;
-  admission: CallAdmission;
-  heldBack: (decision: HeldBack, background: boolean) => Error;
 }
 
 /** What a lookup in the fleet's store found: a window still served there, and the fetch its claim started, if any. */
@@ -87,9 +77,8 @@ export class WindowCache {
     this.#shared =
       options.shared &&
       new SharedWindows({
-        ...options.shared,
+        store: options.shared,
         ttlMs,
-        refreshMs: ttlMs + staleWhileRevalidateMs,
         maxAgeMs: this.#maxAgeMs,
         pageSize: UPSTREAM_MAX_PAGE_SIZE,
         fetchTimeoutMs: options.fetchTimeoutMs,
@@ -131,8 +120,8 @@ export class WindowCache {
       return inFlight;
     }
     const background = request.background === true;
-    const fetchUpstream = (admitted: boolean) => this.#options.fetchWindow(request, admitted);
-    const fetching = (this.#shared ? this.#shared.fetch(key, claim, fetchUpstream, background) : fetchUpstream(false))
+    const fetchUpstream = () => this.#options.fetchWindow(request);
+    const fetching = (this.#shared ? this.#shared.fetch(key, claim, fetchUpstream) : fetchUpstream())
       .then((window) => {
         this.#windows.set(key, window, { ttl: this.#remainingMs(window) });
         return window;

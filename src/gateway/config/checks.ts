@@ -40,6 +40,16 @@ export const CHECKS: readonly Check[] = [
     },
   },
   {
+    about: ['redisUrl', 'redisSentinelPassword'],
+    judge({ redisUrl }, judge) {
+      if (judge.given('redisSentinelPassword') && !judge.refused('redisUrl') && redisUrl?.topology !== 'sentinel') {
+        judge.problem(
+          'REDIS_SENTINEL_PASSWORD is set but REDIS_URL names no sentinels: unset it, or name them (redis-sentinel://HOST:PORT[,HOST:PORT…]/MASTER_NAME)',
+        );
+      }
+    },
+  },
+  {
     about: ['upstreamUrl', 'upstreamClientId', 'upstreamClientSecret'],
     judge(_, judge) {
       if (!judge.given('upstreamUrl')) {
