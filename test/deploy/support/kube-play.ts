@@ -69,6 +69,20 @@ export class KubePlay {
     return { pod, gateway, base: `http://127.0.0.1:${http}`, metrics: `http://127.0.0.1:${metricsPort}`, ready, secretValues };
   }
 
+  /**
+   * Stops a pod as its deletion does (SIGTERM, then SIGKILL only after `graceSeconds`) and tells how the gateway left:
+   * its exit code, the delay it drained for and its last log line.
+   */
+  async delete(pod: PlayedPod, graceSeconds: number): Promise<{ exitCode: string; drainDelayMs: unknown; last: unknown }> {
+    await podman('pod', 'stop', '-t', String(graceSeconds), pod.pod);
+    const lines = await logLines(pod.gateway);
+    return {
+      exitCode: await podman('inspect', '--format', '{{.State.ExitCode}}', pod.gateway),
+      drainDelayMs: lines.find((line) => line.msg === 'Draining: /ready answers 503')?.drainDelayMs,
+      last: lines.at(-1)?.msg,
+    };
+  }
+
   async stop(): Promise<void> {
     for (const { file, pod, secret } of this.#played) {
       await run('podman', ['kube', 'down', file], { allowFailure: true });
