@@ -178,7 +178,7 @@ describe('the fleet of deploy/compose/compose.yaml: Redis, three gateways, hapro
       return result.length === GATEWAYS.length ? result : undefined;
     });
     expect(up.map(({ metric }) => metric.instance).sort()).toEqual(GATEWAYS.map((service) => `${service}:9464`));
-    const ruleFiles = readFileSync(`${ROOT}deploy/prometheus/company-search-gateway.rules.yaml`, 'utf8');
+    const ruleFiles = readFileSync(`${ROOT}deploy/prometheus/alerts.yaml`, 'utf8');
     const declared = (load(ruleFiles) as { groups: { name: string; rules: unknown[] }[] }).groups;
     const loaded = await prometheus<{ groups: { name: string; rules: unknown[] }[] }>('/api/v1/rules');
     expect(loaded.groups.map(({ name, rules }) => [name, rules.length])).toEqual(declared.map(({ name, rules }) => [name, rules.length]));

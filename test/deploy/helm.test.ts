@@ -201,7 +201,7 @@ describe('the Helm chart (deploy/helm/company-search-gateway)', () => {
     // The job Prometheus names: the gateway's, as in the compose fleet's Prometheus that the rules are written for.
     expect(metrics.metadata.labels[monitor.spec.jobLabel]).toBe('company-search-gateway');
     // The rules and the dashboard are the files of deploy/, as they are (the chart's files/ links to them).
-    const rules = load(readFileSync(`${ROOT}deploy/prometheus/company-search-gateway.rules.yaml`, 'utf8')) as { groups: unknown[] };
+    const rules = load(readFileSync(`${ROOT}deploy/prometheus/alerts.yaml`, 'utf8')) as { groups: unknown[] };
     expect(one(manifests, 'PrometheusRule').spec.groups).toEqual(rules.groups);
     const dashboard = one(manifests, 'ConfigMap', `${RELEASE}-dashboard`);
     expect(dashboard.metadata).toEqual(
