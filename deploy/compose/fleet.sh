@@ -68,16 +68,20 @@ acl_password() {
   printf '#%s' "$(printf '%s' "$1" | sha256sum | cut -c1-64)"
 }
 
+# The Redis files go together (the passwords in the URLs are those of the ACL file): all made again when one is missing.
+REDIS_FILES='redis-users.acl redis-url redis-sentinel-url redis-sentinel-password redis-replica.conf sentinel.conf'
+
 make_secrets() {
   mkdir -p "$FLEET_SECRETS"
   chmod 0700 "$FLEET_SECRETS"
   secret_file upstream-client-secret "$(random_hex)"
-  if [ ! -s "$FLEET_SECRETS/redis-users.acl" ] || [ ! -s "$FLEET_SECRETS/redis-url" ]; then
-    rm -f "$FLEET_SECRETS/redis-users.acl" "$FLEET_SECRETS/redis-url" "$FLEET_SECRETS/redis-sentinel-url" \
-      "$FLEET_SECRETS/sentinel.conf" "$FLEET_SECRETS/redis-replica.conf"
+  for file in $REDIS_FILES; do
+    [ -s "$FLEET_SECRETS/$file" ] && continue
+    (cd "$FLEET_SECRETS" && rm -f $REDIS_FILES)
     gateway=$(random_hex)
     replica=$(random_hex)
     sentinel_user=$(random_hex)
+    sentinels=$(random_hex)
     # default: off. gateway: the prefix and the commands the gateway uses (redis-gateway.acl; docs/operations.md,
     # Running Redis safely). replica and sentinel: what replication and Sentinel need of the master
     # (compose.sentinel.yaml).
@@ -87,12 +91,23 @@ user replica on $(acl_password "$replica") resetchannels -@all +psync +replconf 
 user sentinel on $(acl_password "$sentinel_user") allchannels -@all +multi +slaveof +ping +exec +subscribe +config|rewrite +role +publish +info +client|setname +client|kill +script|kill"
     secret_file redis-url "redis://gateway:$gateway@redis:6379/0"
     secret_file redis-sentinel-url "redis-sentinel://gateway:$gateway@sentinel-1:26379,sentinel-2:26379,sentinel-3:26379/fleet"
+    secret_file redis-sentinel-password "$sentinels"
     secret_file redis-replica.conf "masteruser replica
 masterauth $replica"
-    secret_file sentinel.conf "sentinel monitor fleet redis 6379 2
+    # The sentinels: their own password (for the gateways and one another), the master by its service name, and how
+    # they log in to the Redis nodes; a master unanswered for 5 s is failed over.
+    secret_file sentinel.conf "port 26379
+sentinel resolve-hostnames yes
+sentinel announce-hostnames yes
+requirepass $sentinels
+sentinel sentinel-pass $sentinels
+sentinel monitor fleet redis 6379 2
 sentinel auth-user fleet sentinel
-sentinel auth-pass fleet $sentinel_user"
-  fi
+sentinel auth-pass fleet $sentinel_user
+sentinel down-after-milliseconds fleet 5000
+sentinel failover-timeout fleet 30000"
+    break
+  done
 }
 
 # haproxy's status of a gateway (UP, DOWN, MAINT…), from its statistics page on the host.
