@@ -1,96 +1,33 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { load } from 'js-yaml';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { within } from '../support/within.js';
-import { type Counters, REDIS_IMAGE, readCounters, searchesFor } from './support/backends.js';
-import { countLogged, freePort, IMAGE, logLines, PODMAN_ENV, podman, ROOT, run, searchBody, waitFor } from './support/containers.js';
+import { REDIS_IMAGE, searchesFor } from './support/backends.js';
+import { ComposeFleet, GATEWAYS } from './support/compose-fleet.js';
+import { logLines, podman, ROOT, run, searchBody, waitFor } from './support/containers.js';
 import { startLoad } from './support/load.js';
 
-/** deploy/compose/compose.yaml as an operator runs it, through deploy/compose/fleet.sh, with the test's additions. */
-const PROJECT = `csgfleet${process.pid}`;
-const FLEET = [`${ROOT}deploy/compose/fleet.sh`, '-f', fileURLToPath(new URL('./fixtures/compose.test.yaml', import.meta.url))];
-const GATEWAYS = ['gateway-1', 'gateway-2', 'gateway-3'] as const;
 const SERVICES = ['redis', 'lookup', ...GATEWAYS, 'haproxy', 'prometheus'] as const;
 const SAFETY_MS = 180_000;
-const SECRETS = mkdtempSync(join(tmpdir(), 'csg-fleet-secrets-'));
-
-const container = (service: (typeof SERVICES)[number]) => `${PROJECT}_${service}_1`;
-let ports: { fleet: number; stats: number; prometheus: number; counters: number };
-let fleetEnv: NodeJS.ProcessEnv;
-let volumesBefore: string[];
-
-function fleet(...args: string[]) {
-  return run('sh', [...FLEET, ...args], { env: fleetEnv });
-}
-
-const counters = (): Promise<Counters> => readCounters(ports.counters);
-
-/** haproxy's view of a gateway: UP, DOWN, MAINT… from its statistics page. */
-async function inBalancer(service: string): Promise<string | undefined> {
-  const response = await request(`http://127.0.0.1:${ports.stats}/stats;csv`);
-  const rows = (await response.body.text()).split('\n').map((line) => line.split(','));
-  return rows.find((row) => row[0] === 'gateways' && row[1] === service)?.[17];
-}
-
-/** The fleet's Prometheus, asked from the host. */
-async function prometheus<T>(path: string): Promise<T> {
-  const response = await request(`http://127.0.0.1:${ports.prometheus}${path}`);
-  const body = (await response.body.json()) as { status: string; data: T };
-  expect(body.status).toBe('success');
-  return body.data;
-}
+const fleet = new ComposeFleet(`csgfleet${process.pid}`);
+const container = (service: (typeof SERVICES)[number]) => fleet.container(service);
+const counters = () => fleet.counters();
 const query = (expression: string) =>
-  prometheus<{ result: { metric: Record<string, string>; value: [number, string] }[] }>(
+  fleet.prometheus<{ result: { metric: Record<string, string>; value: [number, string] }[] }>(
     `/api/v1/query?query=${encodeURIComponent(expression)}`,
   );
-
-/** What each gateway logged of its token and of Redis, to tell why the fleet did not share. */
-async function sharingLog(): Promise<string> {
-  const logs = await Promise.all(
-    GATEWAYS.map(async (service) =>
-      (await logLines(container(service)))
-        .filter((line) => /token|Redis|ready|Shutting|Stopped/i.test(String(line.msg)))
-        .map((line) => `${service} ${JSON.stringify(line)}`),
-    ),
-  );
-  const redis = (await run('podman', ['logs', container('redis')], { allowFailure: true })).stderr;
-  return `${logs.flat().join('\n')}\nredis: ${redis}`;
-}
-
-const allUp = async () => ((await Promise.all(GATEWAYS.map(inBalancer))).every((status) => status === 'UP') ? true : undefined);
+let volumesBefore: string[];
 
 describe('the fleet of deploy/compose/compose.yaml: Redis, three gateways, haproxy and Prometheus', () => {
   beforeAll(async () => {
-    ports = { fleet: await freePort(), stats: await freePort(), prometheus: await freePort(), counters: await freePort() };
-    fleetEnv = {
-      ...PODMAN_ENV,
-      FLEET_PROJECT: PROJECT,
-      FLEET_SECRETS: SECRETS,
-      GATEWAY_IMAGE: IMAGE,
-      FLEET_PORT: String(ports.fleet),
-      FLEET_STATS_PORT: String(ports.stats),
-      FLEET_PROMETHEUS_PORT: String(ports.prometheus),
-      LOOKUP_COUNTERS_PORT: String(ports.counters),
-      FIXTURES_DIR: fileURLToPath(new URL('./fixtures', import.meta.url)),
-    };
     volumesBefore = (await podman('volume', 'ls', '--quiet')).split('\n');
-    // Redis and the upstream first, so that every gateway finds Redis at its start and the fleet asks for one token.
-    await fleet('up', '--no-build', 'redis', 'lookup');
-    await waitFor('the lookup service', counters);
-    await fleet('up', '--no-build', '--no-deps', ...GATEWAYS, 'haproxy', 'prometheus');
-    await waitFor('every gateway in the balancer', allUp);
+    await fleet.start();
   });
 
   afterAll(async () => {
-    await fleet('down').catch(() => undefined);
-    // What may be left after a failure, by the names this test gave.
-    await run('podman', ['rm', '-f', '-t', '0', ...SERVICES.map(container)], { allowFailure: true });
-    await run('podman', ['network', 'rm', '-f', `${PROJECT}_default`], { allowFailure: true });
-    rmSync(SECRETS, { recursive: true, force: true });
+    await fleet.remove(SERVICES);
   });
 
   it('runs Redis as its own user with a password, takes every secret from a file, and keeps them out of every container’s configuration', async () => {
@@ -98,12 +35,13 @@ describe('the fleet of deploy/compose/compose.yaml: Redis, three gateways, hapro
     expect(await podman('inspect', '--format', '{{.State.Status}} {{.RestartCount}} {{.Config.User}}', container('redis'))).toBe(
       'running 0 999:999',
     );
-    expect((await counters()).tokenRequests, await sharingLog()).toBe(1);
+    expect((await counters()).tokenRequests, await fleet.sharingLog()).toBe(1);
     // Without a password, Redis refuses.
     const anonymous = await run('podman', ['exec', container('redis'), 'redis-cli', 'PING'], { allowFailure: true });
     expect(anonymous.stdout).toMatch(/NOAUTH|WRONGPASS|NOPERM/);
     // fleet.sh made random secrets, in a folder only its owner can enter, never in an environment or command line.
-    const secrets = ['upstream-client-secret', 'redis-url'].map((file) => readFileSync(join(SECRETS, file), 'utf8').trim());
+    const secrets = ['upstream-client-secret', 'redis-url'].map((file) => readFileSync(join(fleet.secrets, file), 'utf8').trim());
+    expect(statSync(fleet.secrets).mode & 0o777).toBe(0o700);
     const password = decodeURIComponent(new URL(secrets[1]!).password);
     expect(password).toMatch(/^[0-9a-f]{64}$/);
     const inspected = await podman('inspect', ...SERVICES.map(container));
@@ -119,7 +57,7 @@ describe('the fleet of deploy/compose/compose.yaml: Redis, three gateways, hapro
   });
 
   it('the Redis image behaves as the official one: started as root with no capability, it cannot switch to its user (compose.yaml starts it as that user)', async () => {
-    const name = `${PROJECT}-redis-as-root`;
+    const name = `${fleet.project}-redis-as-root`;
     try {
       const asRoot = await run(
         'podman',
@@ -149,11 +87,11 @@ describe('the fleet of deploy/compose/compose.yaml: Redis, three gateways, hapro
   });
 
   it('loses no request through the balancer during `fleet.sh rolling-restart`, which gives each gateway its stop timeout, with one token call for the fleet', async () => {
-    expect((await counters()).tokenRequests, await sharingLog()).toBe(1);
-    const load = startLoad(`http://127.0.0.1:${ports.fleet}`);
+    expect((await counters()).tokenRequests, await fleet.sharingLog()).toBe(1);
+    const load = startLoad(`http://127.0.0.1:${fleet.ports.fleet}`);
     try {
       await within(load.more(50), SAFETY_MS, 'traffic before the restarts');
-      const restart = fleet('rolling-restart');
+      const restart = fleet.fleet('rolling-restart');
       // Traffic goes on while each gateway in turn drains, stops and comes back.
       await within(restart, SAFETY_MS * 3, 'the rolling restart');
       await within(load.more(50), SAFETY_MS, 'traffic after the restarts');
@@ -169,7 +107,7 @@ describe('the fleet of deploy/compose/compose.yaml: Redis, three gateways, hapro
       expect(lines.filter((line) => line.msg === 'Stopped')).toHaveLength(1);
       expect(lines.filter((line) => String(line.msg).startsWith('Gateway ready'))).toHaveLength(2);
     }
-    expect((await counters()).tokenRequests, await sharingLog()).toBe(1);
+    expect((await counters()).tokenRequests, await fleet.sharingLog()).toBe(1);
   });
 
   it('has Prometheus scrape every gateway with the rules of deploy/prometheus/ loaded, its figures seen from the host', async () => {
@@ -180,7 +118,7 @@ describe('the fleet of deploy/compose/compose.yaml: Redis, three gateways, hapro
     expect(up.map(({ metric }) => metric.instance).sort()).toEqual(GATEWAYS.map((service) => `${service}:9464`));
     const ruleFiles = readFileSync(`${ROOT}deploy/prometheus/alerts.yaml`, 'utf8');
     const declared = (load(ruleFiles) as { groups: { name: string; rules: unknown[] }[] }).groups;
-    const loaded = await prometheus<{ groups: { name: string; rules: unknown[] }[] }>('/api/v1/rules');
+    const loaded = await fleet.prometheus<{ groups: { name: string; rules: unknown[] }[] }>('/api/v1/rules');
     expect(loaded.groups.map(({ name, rules }) => [name, rules.length])).toEqual(declared.map(({ name, rules }) => [name, rules.length]));
     // The traffic so far, counted by every gateway, reaches Prometheus.
     const answered = await waitFor('requests counted by all three gateways', async () => {
@@ -192,20 +130,20 @@ describe('the fleet of deploy/compose/compose.yaml: Redis, three gateways, hapro
 
   it('loses no request while Redis is killed and started again, and the fleet shares again once it is back', async () => {
     const redis = container('redis');
-    const outages = await Promise.all(GATEWAYS.map((service) => countLogged(container(service), 'Redis unavailable')));
-    const returns = await Promise.all(GATEWAYS.map((service) => countLogged(container(service), 'Redis is back')));
-    const load = startLoad(`http://127.0.0.1:${ports.fleet}`);
+    const outages = await fleet.logged('Redis unavailable');
+    const returns = await fleet.logged('Redis is back');
+    const load = startLoad(`http://127.0.0.1:${fleet.ports.fleet}`);
     try {
       await within(load.more(50), SAFETY_MS, 'traffic before Redis is killed');
       await podman('kill', '--signal', 'KILL', redis);
       await waitFor('every gateway to find Redis gone', async () => {
-        const now = await Promise.all(GATEWAYS.map((service) => countLogged(container(service), 'Redis unavailable')));
+        const now = await fleet.logged('Redis unavailable');
         return now.every((count, index) => count > outages[index]!) ? true : undefined;
       });
       await within(load.more(100), SAFETY_MS, 'traffic while Redis is away');
       await podman('start', redis);
       await waitFor('every gateway to find Redis back', async () => {
-        const now = await Promise.all(GATEWAYS.map((service) => countLogged(container(service), 'Redis is back')));
+        const now = await fleet.logged('Redis is back');
         return now.every((count, index) => count > returns[index]!) ? true : undefined;
       });
       await within(load.more(50), SAFETY_MS, 'traffic once Redis is back');
@@ -218,7 +156,7 @@ describe('the fleet of deploy/compose/compose.yaml: Redis, three gateways, hapro
     const q = `shared again ${process.pid}`;
     const requestIds = GATEWAYS.map((_, index) => `fleet-shares-${process.pid}-${index}`);
     for (const requestId of requestIds) {
-      const response = await request(`http://127.0.0.1:${ports.fleet}/graphql`, {
+      const response = await request(`http://127.0.0.1:${fleet.ports.fleet}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-request-id': requestId },
         body: searchBody(q),
@@ -243,11 +181,9 @@ describe('the fleet of deploy/compose/compose.yaml: Redis, three gateways, hapro
     expect(searchesFor(await counters(), q)).toHaveLength(1);
   });
 
-  it('`fleet.sh down` removes every container and the network, and leaves no volume behind', async () => {
-    await fleet('down');
-    const left = await podman('ps', '--all', '--quiet', '--filter', `label=io.podman.compose.project=${PROJECT}`);
-    expect(left).toBe('');
-    expect(await podman('network', 'ls', '--quiet', '--filter', `label=io.podman.compose.project=${PROJECT}`)).toBe('');
+  it("`fleet.sh down` removes every container, the network and Prometheus' volume, and leaves no anonymous volume behind", async () => {
+    await fleet.fleet('down');
+    expect(await fleet.leftovers()).toBe('');
     const volumesAfter = (await podman('volume', 'ls', '--quiet')).split('\n');
     expect(volumesAfter.filter((volume) => !volumesBefore.includes(volume))).toEqual([]);
   });
