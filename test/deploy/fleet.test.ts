@@ -119,7 +119,9 @@ describe('the fleet of deploy/compose/compose.yaml: Redis, three gateways, hapro
     const ruleFiles = readFileSync(`${ROOT}deploy/prometheus/alerts.yaml`, 'utf8');
     const declared = (load(ruleFiles) as { groups: { name: string; rules: unknown[] }[] }).groups;
     const loaded = await fleet.prometheus<{ groups: { name: string; rules: unknown[] }[] }>('/api/v1/rules');
-    expect(loaded.groups.map(({ name, rules }) => [name, rules.length])).toEqual(declared.map(({ name, rules }) => [name, rules.length]));
+    // Prometheus lists the groups by file and name.
+    const byName = (groups: { name: string; rules: unknown[] }[]) => groups.map(({ name, rules }) => [name, rules.length]).sort();
+    expect(byName(loaded.groups)).toEqual(byName(declared));
     // The traffic so far, counted by every gateway, reaches Prometheus.
     const answered = await waitFor('requests counted by all three gateways', async () => {
       const { result } = await query('sum by (instance) (csg_http_requests_total{outcome="graphql"}) > 0');
