@@ -7,7 +7,8 @@
 #     secrets            make the secret files (FLEET_SECRETS, default deploy/compose/secrets/) that are missing:
 #                        random values, readable by the containers' users, in a folder only the owner can enter
 #     up [ARGS]          the secrets, then `up -d ARGS` (ARGS: services, --no-build…)
-#     rolling-restart    each gateway in turn: restarted with the stop timeout, then the next once haproxy has it UP
+#     roll               each gateway in turn: stopped with the stop timeout, made again from the compose files and
+#                        GATEWAY_IMAGE (a new version, a changed setting), then the next once haproxy has it UP
 #     down               stops (with the stop timeout) and removes the containers, the network and Prometheus' data
 #     COMMAND [ARGS]     any other compose command (ps, logs, restart…) with the same files and project
 #   --sentinel           adds compose.sentinel.yaml: Redis Sentinel (a master, two replicas, three sentinels)
@@ -123,19 +124,28 @@ case $command in
     make_secrets
     compose up -d "$@"
     ;;
-  rolling-restart)
+  roll)
     for gateway in gateway-1 gateway-2 gateway-3; do
-      compose restart -t "$grace" "$gateway"
+      if [ "$FLEET_COMPOSE" = podman-compose ]; then
+        # podman-compose 1.0 makes no container again while one of the name is there: stop, say how it left, remove.
+        container="${project}_${gateway}_1"
+        compose stop -t "$grace" "$gateway"
+        echo "$gateway stopped, exit code $(podman inspect --format '{{.State.ExitCode}}' "$container")"
+        podman rm "$container" >/dev/null
+        compose up -d --no-deps --no-build "$gateway"
+      else
+        compose up -d --no-deps --force-recreate --timeout "$grace" "$gateway"
+      fi
       waited=0
       until [ "$(balancer_status "$gateway")" = UP ]; do
         waited=$((waited + 1))
         if [ "$waited" -gt 240 ]; then
-          echo "$gateway is not UP in haproxy 2 minutes after its restart: stopping here (compose logs $gateway)" >&2
+          echo "$gateway is not UP in haproxy 2 minutes after it was made again: stopping here (fleet.sh logs $gateway)" >&2
           exit 1
         fi
         sleep 0.5
       done
-      echo "$gateway restarted and UP"
+      echo "$gateway UP again"
     done
     ;;
   down)

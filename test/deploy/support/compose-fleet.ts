@@ -16,6 +16,8 @@ export const GATEWAYS = ['gateway-1', 'gateway-2', 'gateway-3'] as const;
 export class ComposeFleet {
   readonly project: string;
   readonly secrets = mkdtempSync(join(tmpdir(), 'csg-fleet-secrets-'));
+  /** GATEWAY_IMAGE: the image this test run built, or another a test rolls the fleet to. */
+  image = IMAGE;
   readonly #flags: string[];
   #ports: { fleet: number; stats: number; prometheus: number; counters: number } | undefined;
 
@@ -36,7 +38,7 @@ export class ComposeFleet {
       ...PODMAN_ENV,
       FLEET_PROJECT: this.project,
       FLEET_SECRETS: this.secrets,
-      GATEWAY_IMAGE: IMAGE,
+      GATEWAY_IMAGE: this.image,
       FLEET_PORT: String(this.#ports.fleet),
       FLEET_STATS_PORT: String(this.#ports.stats),
       FLEET_PROMETHEUS_PORT: String(this.#ports.prometheus),
