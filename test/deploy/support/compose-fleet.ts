@@ -104,7 +104,10 @@ export class ComposeFleet {
           .map((line) => `${service} ${JSON.stringify(line)}`),
       ),
     );
-    return logs.flat().join('\n');
+    // And haproxy's word on each gateway taken out or put back (`Server gateways/gateway-1 is DOWN, reason: …`).
+    const balancer = await run('podman', ['logs', this.container('haproxy')], { allowFailure: true });
+    const changes = `${balancer.stdout}${balancer.stderr}`.split('\n').filter((line) => /is (DOWN|UP)/.test(line));
+    return [...logs.flat(), ...changes].join('\n');
   }
 
   /** `fleet.sh down`, then whatever a failure may have left, by the names this fleet gave. */
