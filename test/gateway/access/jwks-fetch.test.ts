@@ -47,8 +47,9 @@ async function start(): Promise<Stack> {
   stack = await startStack({
     gateway: { jwtIssuer: ISSUER, jwtAudience: AUDIENCE, jwtJwksUrl: jwksUrl, allowAnonymous: false, rateLimitPerMinute: 0 },
   });
-  // Date alone stands still (and moves when the test says): the backoff reads it, timers and sockets do not.
-  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+  // The clocks alone stand still (and move when the test says): the backoff reads performance.now() (systemClock) and
+  // jose reads Date; timers and sockets read neither.
+  vi.useFakeTimers({ toFake: ['Date', 'performance'], now: Date.now() });
   return stack;
 }
 
