@@ -263,6 +263,13 @@ export const DASHBOARD: DashboardSpec = {
           queries: [{ expr: `min by (instance) (csg_redis_sharing{${F}})`, legend: '{{instance}}' }],
         },
         {
+          title: 'Redis refusals by cause',
+          description:
+            'With REDIS_URL: instances that reach Redis and are refused what sharing needs, by cause (wrong_password, no_permission, read_only_replica, cluster_node, …): a setting to change, named in the log line "Redis refuses what sharing needs". 0 while none is refused.',
+          unit: 'short',
+          queries: [{ expr: `sum by (cause) (csg_redis_refused{${F}})`, legend: '{{cause}}' }],
+        },
+        {
           title: 'Redis outages and returns',
           description:
             'Instances that went on alone (outages) and came back to sharing (returns) within the range shown, as the scrapes saw them: an outage shorter than the scrape interval is missed (the logs have every one: "Redis unavailable", "Redis is back").',

@@ -158,7 +158,7 @@ export const ERROR_CODES = {
   BAD_USER_INPUT: {
     statuses: [200, 400],
     meaning:
-      'An argument value is not accepted: `extensions.argument` names it, the field is null and the upstream is not called; a variable or literal of the wrong type is refused before execution with 400, `extensions.variable` naming the variable',
+      'An argument value is not accepted: `extensions.argument` names it, the field is null and the upstream is not called (also where a variable with a default is sent `null` for an argument that needs a value, `extensions.variable` naming it); a variable or literal of the wrong type is refused before execution with 400, `extensions.variable` naming the variable',
     whatToDo: 'Correct the value the message names',
   },
   UPSTREAM_AUTH_FAILED: {

@@ -19,7 +19,7 @@ export interface DataSource {
 export class ResponseNotes {
   readonly errors: GraphQLError[] = [];
   readonly warnings: ResponseWarning[] = [];
-  /** Epoch ms; no upstream data used yet means no bound from data. */
+  /** On the gateway's clock (upstream/resilience/clock.ts); no upstream data used yet means no bound from data. */
   freshUntil = Number.POSITIVE_INFINITY;
   readonly sources: DataSource[] = [];
 

@@ -93,7 +93,8 @@ return redis.call('UNLINK', KEYS[1])`);
 
 /**
  * The last step of a purge: logged as `logged tag` (the log capped) and told
- * on the channel. KEYS state, log; ARGV now, tag, the log's length, channel,
+ * on the sharded channel (SPUBLISH: in the purge keys' slot, so that a cluster
+ * runs it on their master). KEYS state, log; ARGV now, tag, the log's length, channel,
  * an id for a new log (Redis lost the state since the mark: the log begins
  * again, which its readers take for a gap). Answers {log id, logged}.
  */
@@ -106,7 +107,7 @@ if redis.call('EXISTS', KEYS[2]) == 1 and redis.call('TYPE', KEYS[2]).ok ~= 'lis
 local logged = redis.call('HINCRBY', KEYS[1], 'logged', 1)
 redis.call('LPUSH', KEYS[2], logged .. ' ' .. ARGV[2])
 redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[3]) - 1)
-redis.call('PUBLISH', ARGV[4], logged)
+redis.call('SPUBLISH', ARGV[4], logged)
 return {redis.call('HGET', KEYS[1], 'id'), logged}`);
 
 /**

@@ -11,12 +11,15 @@ import {
 } from './purge-scripts.js';
 import { failed, type RedisConnection } from './redis-connection.js';
 
-/** The fleet's purge keys (purge-scripts.ts), under the key prefix: the state, the log, each tag's index and mark, the channel. */
-const STATE_KEY = 'purges';
-const LOG_KEY = 'purges:log';
+/**
+ * The fleet's purge keys (purge-scripts.ts), after the prefix and hash tag they share (one slot: each purge script
+ * reads several): the state, the log, each tag's index and mark, and the sharded channel LOG_PURGE_SCRIPT tells on.
+ */
+const STATE_KEY = 'state';
+const LOG_KEY = 'log';
 const TAG_INDEX = 'x:';
 const TAG_MARK = 'p:';
-const CHANNEL = 'purges';
+const CHANNEL = 'purged';
 /** Beside each window key: where the state was when a purge dropped it. */
 const TOMBSTONE = ':purged';
 
@@ -35,6 +38,7 @@ export class RedisPurges {
   readonly #prefix: string;
   readonly #isWindowKey: (key: string) => boolean;
 
+  /** `prefix`: the key prefix and the hash tag every purge key shares (`csg:{purges}`). */
   constructor(redis: RedisConnection, prefix: string, isWindowKey: (key: string) => boolean) {
     this.#redis = redis;
     this.#prefix = prefix;
@@ -65,13 +69,12 @@ export class RedisPurges {
 
   async purge(tag: string, keepMs: number): Promise<StorePurge | undefined> {
     const keep = String(Math.max(1, Math.ceil(keepMs)));
-    // Whether a step without an answer happened cannot be told: each is waited for, until Redis is taken to be away.
-    const patient = { patient: true };
+    // A step not answered in time may or may not have happened: the purge reads as not sent, and FleetPurges sends it
+    // again (at its next read of the log). Sent twice, it only drops and logs again what it dropped and logged once.
     const marked = await this.#redis.script(
       MARK_PURGE_SCRIPT,
       [this.#key(STATE_KEY), this.#key(TAG_INDEX + tag), this.#key(TAG_MARK + tag)],
       [keep, randomUUID()],
-      patient,
     );
     if (!Array.isArray(marked) || typeof marked[0] !== 'string') return undefined;
     const [position, ...indexed] = marked as unknown[];
@@ -80,7 +83,7 @@ export class RedisPurges {
     for (let first = 0; first < keys.length; first += DROPS_AT_ONCE) {
       const drops = keys
         .slice(first, first + DROPS_AT_ONCE)
-        .map((key) => this.#redis.script(DROP_WINDOW_SCRIPT, [key, RedisPurges.tombstoneOf(key)], [position as string, keep], patient));
+        .map((key) => this.#redis.script(DROP_WINDOW_SCRIPT, [key, RedisPurges.tombstoneOf(key)], [position as string, keep]));
       for (const reply of await Promise.all(drops)) {
         if (failed(reply) || typeof reply !== 'number') return undefined;
         windows += reply;
@@ -90,7 +93,6 @@ export class RedisPurges {
       LOG_PURGE_SCRIPT,
       [this.#key(STATE_KEY), this.#key(LOG_KEY)],
       [tag, String(PURGE_LOG_LENGTH), this.#key(CHANNEL), randomUUID()],
-      patient,
     );
     if (!Array.isArray(logged)) return undefined;
     const [log, sequence] = logged as unknown[];

@@ -23,17 +23,16 @@ export class UpstreamClient {
 
   constructor(options: UpstreamClientOptions) {
     this.#call = new SearchCall(options);
-    const fleet = this.#call.fleet;
     this.#windows = new SearchWindows({
       cache: options.cache,
       pageParam: options.pageParam,
       log: options.log,
       tracer: options.tracer,
-      shared: options.shared && fleet && { store: options.shared, ...fleet },
+      shared: options.shared,
       fetchTimeoutMs: options.callTimeoutMs,
       observer: options.observer,
       clock: options.clock,
-      fetchWindow: (request, admitted) => this.#call.fetchWindow(request, admitted),
+      fetchWindow: (request) => this.#call.fetchWindow(request),
     });
   }
 

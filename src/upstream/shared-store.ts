@@ -8,18 +8,26 @@
  * (down, hung, restarting) reads as empty, takes no lock and takes no tokens,
  * and the caller goes on as if it were alone. What is read and decided
  * together is asked in one round trip: a window with the claim on its fetch,
- * the hold and the call budget; a token with the claim on its renewal.
+ * a token with the claim on its renewal. The fleet's hold and call budget
+ * are asked apart, for each upstream call (`admit`): they are the whole
+ * fleet's, where a window is one search's.
  *
  * Ages and waits are judged by the store's one clock, never by an
  * instance's: what an instance writes carries durations (how old, how long),
  * which clocks agree on.
  */
+/** What a window's publish tells purges: the tags it is stored under, and where the log of purges was at its claim. */
+export interface PublishPurges {
+  tags: readonly string[];
+  seen: string;
+}
+
 export interface SharedStore {
-  /** A window with its age, and when it is not fresh, the claim on its fetch. */
+  /** A window with its age, and when it is not fresh, the claim on its fetch (the lock; the call is admitted apart). */
   claimWindow(claim: WindowClaimRequest): Promise<WindowClaim>;
   /**
    * Stores a window for `keepMs`, `ageMs` old, under each of its `tags` (cache-tags.ts), unless a purge of any of
-   * them came after the claim its fetch followed (`purgesSeen`, that claim's `purges`); releases `lockId`'s lock on
+   * them came after the claim its fetch followed (`seen`, that claim's `purges`); releases `lockId`'s lock on
    * it if it still holds it.
    */
   publishWindow(
@@ -28,8 +36,7 @@ export interface SharedStore {
     ageMs: number,
     keepMs: number,
     lockId: string | undefined,
-    tags: readonly string[],
-    purgesSeen: string,
+    purges: PublishPurges,
   ): Promise<void>;
   /**
    * Drops every window stored under `tag`, keeps any window whose fetch was claimed before now from being stored
@@ -56,7 +63,7 @@ export interface SharedStore {
   releaseToken(lockId: string): Promise<void>;
   /** Holds the other instances' upstream calls back for `ms`. */
   hold(by: string, ms: number, rateLimited: boolean): Promise<void>;
-  /** The hold and the call budget for one upstream call no claim admitted; undefined when the store cannot answer. */
+  /** The hold and the call budget for one upstream call; undefined when the store cannot answer. */
   admit(admission: CallAdmission): Promise<AdmissionDecision | undefined>;
   /** Takes `count` tokens from the bucket `key`, all or none and only if `keep` are left after. */
   take(key: string, bucket: BucketShape, count: number, keep?: number): Promise<BucketDecision | undefined>;
@@ -97,14 +104,11 @@ export interface WindowClaimRequest {
   lockMs: number;
   /** The TTL: a window this old or younger is fresh and claims nothing. */
   freshMs: number;
-  /** TTL plus stale-while-revalidate: a fetch for a window younger than this is a background refresh. */
-  refreshMs: number;
-  admission: CallAdmission;
 }
 
 /** How a claim went, whatever it claimed. */
 export type ClaimOutcome =
-  /** This claim holds the lock; for a window, the hold and the budget admitted its first call. */
+  /** This claim holds the lock. */
   | { outcome: 'taken' }
   /** Another instance holds the lock. */
   | { outcome: 'held' }
@@ -121,7 +125,7 @@ export interface StoredWindow {
   ageMs: number;
 }
 
-export type WindowClaim = ({ outcome: 'fresh' } | ClaimOutcome | HeldBack) & {
+export type WindowClaim = ({ outcome: 'fresh' } | ClaimOutcome) & {
   stored: StoredWindow | undefined;
   /** Where the fleet's log of purges was when the store answered (opaque): a window fetched since is published with it. */
   purges?: string | undefined;

@@ -7,7 +7,7 @@ import { NO_UPSTREAM_OBSERVER, type UpstreamObserver } from './observer.js';
 import { systemClock, type Clock } from './resilience/clock.js';
 import { type Deadline, waitWithin } from './resilience/deadline.js';
 import { SEARCH_ENDPOINT, UPSTREAM_MAX_PAGE_SIZE, type WindowRequest } from './search-call.js';
-import type { CallAdmission, HeldBack, SharedStore } from './shared-store.js';
+import type { SharedStore } from './shared-store.js';
 import { SharedWindows, type WindowFetchClaim } from './shared-windows.js';
 import { queryOfWindowKey, type SearchWindow, windowEntryBytes, windowKey } from './window-size.js';
 
@@ -28,24 +28,14 @@ export interface WindowCacheOptions {
   /** Where tracing is on: each lookup of a window gets a span, the parent of the upstream calls it makes. */
   tracer?: Tracer | undefined;
   observer?: UpstreamObserver | undefined;
-  /** Judges the windows' age; the same clock stamps their `fetchedAt`. */
+  /** Judges the windows' age; the same clock stamps their `fetchedAt` (and its wall time, their `fetchedAtWall`). */
   clock?: Clock | undefined;
-  /**
-   * Fetches one window from the upstream; one call at a time per window, shared by all who wait for it. `admitted`:
-   * the fleet's claim on the fetch has admitted its first call (holds and budget), which asks the store no more.
-   */
-  fetchWindow: (request: WindowRequest, admitted: boolean) => Promise<SearchWindow>;
+  /** Fetches one window from the upstream; one call at a time per window, shared by all who wait for it. */
+  fetchWindow: (request: WindowRequest) => Promise<SearchWindow>;
   /** A fleet's store: a second cache level behind this one, and one fetch per window for the fleet. */
-  shared?: SharedFleet | undefined;
+  shared?: SharedStore | undefined;
   /** How long one fetch may take; another instance waits for it at most this long. */
   fetchTimeoutMs: number;
-}
-
-/** The fleet's store, and what admits this instance's calls through it. */
-export interface SharedFleet {
-  store: SharedStore;
-  admission: CallAdmission;
-  heldBack: (decision: HeldBack, background: boolean) => Error;
 }
 
 /** What a lookup in the fleet's store found: a window still served there, and the fetch its claim started, if any. */
@@ -93,9 +83,8 @@ export class WindowCache {
     this.#shared =
       options.shared &&
       new SharedWindows({
-        ...options.shared,
+        store: options.shared,
         ttlMs,
-        refreshMs: ttlMs + staleWhileRevalidateMs,
         maxAgeMs: this.#maxAgeMs,
         pageSize: UPSTREAM_MAX_PAGE_SIZE,
         fetchTimeoutMs: options.fetchTimeoutMs,
@@ -110,8 +99,8 @@ export class WindowCache {
       // Reads the clock on every check. By default lru-cache reuses one reading for 1 ms through a timer set
       // on access, and on a gateway answering one search at a time that timer wakes the event loop for nothing.
       ttlResolution: 0,
-      // An injected clock drives the cache's own expiry too; otherwise lru-cache keeps its monotonic performance.now().
-      ...(options.clock ? { perf: { now: options.clock } } : {}),
+      // The cache's own expiry on the clock the windows' ages are judged by.
+      perf: { now: this.#clock },
     });
   }
 
@@ -154,8 +143,8 @@ export class WindowCache {
     }
     const background = request.background === true;
     const purges = this.#purges;
-    const fetchUpstream = (admitted: boolean) => this.#options.fetchWindow(request, admitted);
-    const fetching = (this.#shared ? this.#shared.fetch(key, request.query, claim, fetchUpstream, background) : fetchUpstream(false))
+    const fetchUpstream = () => this.#options.fetchWindow(request);
+    const fetching = (this.#shared ? this.#shared.fetch(key, request.query, claim, fetchUpstream) : fetchUpstream())
       .then((window) => {
         if (purges === this.#purges) this.#windows.set(key, window, { ttl: this.#remainingMs(window) });
         return window;
@@ -203,7 +192,7 @@ export class WindowCache {
     return Math.max(1, this.#maxAgeMs - (this.#clock() - window.fetchedAt));
   }
 
-  /** When `window` goes past its TTL (epoch ms by this cache's clock). */
+  /** When `window` goes past its TTL, on this cache's clock. */
   freshUntil(window: SearchWindow): number {
     return window.fetchedAt + this.#options.cache.ttlMs;
   }

@@ -22,7 +22,7 @@ function redisCli(target: Fleet, ...args: string[]): string {
 
 /** The stored windows' keys (not their locks). */
 function windowKeys(target: Fleet): string[] {
-  return redisCli(target, '--scan', '--pattern', 'csg:w:*')
+  return redisCli(target, '--scan', '--pattern', 'csg:{w:*')
     .split('\n')
     .filter((key) => key !== '' && !key.endsWith(':lock'));
 }

@@ -14,7 +14,10 @@ const ACME = companyTag('GB', '01234567');
 
 /** A window stored as an instance publishes one: under the tags of what it holds, with where its claim found the log of purges. */
 function publish(key: string, tags: string[], purgesSeen = BEFORE_ANY_PURGE): Promise<void> {
-  return store().publishWindow(key, `window ${key}`, 0, KEEP_MS, undefined, [ALL_TAG, jurisdictionTag('GB'), ...tags], purgesSeen);
+  return store().publishWindow(key, `window ${key}`, 0, KEEP_MS, undefined, {
+    tags: [ALL_TAG, jurisdictionTag('GB'), ...tags],
+    seen: purgesSeen,
+  });
 }
 
 /** Where the log of purges is, as a claim of `key`'s fetch finds it. */
@@ -24,14 +27,12 @@ async function claimed(key: string): Promise<string> {
     lockId: key,
     lockMs: 60_000,
     freshMs: 1_000,
-    refreshMs: 1_000,
-    admission: { holder: 'this instance', longestHoldMs: 60_000 },
   });
   return claim.purges!;
 }
 
 function stored(key: string): boolean {
-  return cli('EXISTS', `test:${key}`).trim() === '1';
+  return cli('EXISTS', `test:{${key}}`).trim() === '1';
 }
 
 function purge(tag: string): Promise<StorePurge | undefined> {
@@ -72,7 +73,7 @@ describe('purges on the fleet store', () => {
     await purge(ACME);
     await publish('w:first', [ZEBRA], first);
     const lost = await claimed('w:lost');
-    cli('DEL', 'test:purges');
+    cli('DEL', 'test:{purges}state');
     await purge(ACME);
     await publish('w:lost', [ZEBRA], lost);
     expect(['w:first', 'w:lost'].map(stored)).toEqual([false, false]);
@@ -85,10 +86,10 @@ describe('purges on the fleet store', () => {
     await publish('w:zebra', [ZEBRA]);
     const before = cli('KEYS', 'test:*')
       .split('\n')
-      .filter((key) => !key.startsWith('test:w:') && !key.startsWith('test:x:'))
+      .filter((key) => !key.startsWith('test:{w:') && !key.startsWith('test:{purges}x:'))
       .sort();
     // An index holding a key no gateway writes for a window (planted by hand): the purge drops only windows.
-    cli('ZADD', `test:x:${ALL_TAG}`, String(Date.now() + KEEP_MS), 'test:token');
+    cli('ZADD', `test:{purges}x:${ALL_TAG}`, String(Date.now() + KEEP_MS), 'test:{fleet}token');
     await purge(ALL_TAG);
     const after = cli('KEYS', 'test:*').split('\n');
     for (const key of before) expect(after).toContain(key);
@@ -97,10 +98,10 @@ describe('purges on the fleet store', () => {
 
   it('keep an index per tag no longer than its windows live, and drop its expired entries as it gains new ones', async () => {
     await publish('w:first', [ZEBRA]);
-    expect(Number(cli('PTTL', `test:x:${ZEBRA}`))).toBeGreaterThan(KEEP_MS - 5_000);
+    expect(Number(cli('PTTL', `test:{purges}x:${ZEBRA}`))).toBeGreaterThan(KEEP_MS - 5_000);
     clock().advance(KEEP_MS + 1);
     await publish('w:second', [ZEBRA]);
-    expect(cli('ZRANGE', `test:x:${ZEBRA}`, '0', '-1').trim().split('\n')).toEqual(['test:w:second']);
+    expect(cli('ZRANGE', `test:{purges}x:${ZEBRA}`, '0', '-1').trim().split('\n')).toEqual(['test:{w:second}']);
   });
 
   it('are read back from the log in order by an instance behind, and as a gap past what the log keeps or after Redis lost it', async () => {
@@ -113,11 +114,11 @@ describe('purges on the fleet store', () => {
     expect(await store().purgesSince(read!.position)).toEqual({ position: read!.position, tags: [] });
 
     // The log keeps the last purges (PURGE_LOG_LENGTH): shortened by hand to one, an instance two behind has missed one.
-    cli('LTRIM', 'test:purges:log', '0', '0');
+    cli('LTRIM', 'test:{purges}log', '0', '0');
     expect(await store().purgesSince({ log: read!.position.log, sequence: 0 })).toEqual({ position: read!.position, gap: true });
     expect(await store().purgesSince({ log: read!.position.log, sequence: 1 })).toEqual({ position: read!.position, tags: [ACME] });
     // Redis restarted empty: another log, whatever its sequence.
-    cli('DEL', 'test:purges', 'test:purges:log');
+    cli('DEL', 'test:{purges}state', 'test:{purges}log');
     await purge(ZEBRA);
     const after = await store().purgesSince(read!.position);
     expect(after).toMatchObject({ gap: true, position: { sequence: 1 } });
@@ -128,7 +129,7 @@ describe('purges on the fleet store', () => {
     const told = new EventEmitter();
     store().onPurge(() => told.emit('purge'));
     // The listening connection is set up in the background: Redis counts it once it listens.
-    await eventually(() => expect(cli('PUBSUB', 'NUMSUB', 'test:purges').split('\n')[1]).toBe('1'));
+    await eventually(() => expect(cli('PUBSUB', 'SHARDNUMSUB', 'test:{purges}purged').split('\n')[1]).toBe('1'));
     const heard = within(once(told, 'purge'), SAFETY_MS, 'a purge notice');
     await purge(ZEBRA);
     await heard;

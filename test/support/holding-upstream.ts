@@ -15,6 +15,8 @@ export interface HoldingUpstream {
   hold(): void;
   /** Resolves when the held search arrives. */
   reached: Promise<void>;
+  /** How many searches it has held so far: several are in flight together when as many have arrived before the release. */
+  readonly arrivals: number;
   /** Lets the held search go on to the lookup service. */
   release(): void;
   /** Releases the search and stops listening. */
@@ -26,21 +28,24 @@ export interface HoldingOptions {
   holding?: boolean;
   /** Holds the lookup service's answer, made at once, rather than the request: the data is what it was when asked. */
   answer?: boolean;
-  /** Holds only the first search for `q` held; later ones go through. */
+  /** Holds only the first search held; later ones go through. */
   once?: boolean;
 }
 
 /**
  * Between the gateway and the lookup service: every call is forwarded, and
- * the search for `q` (or its answer) waits until `release()`. A test drives a client's
- * leaving by these events, not by latencies and client timeouts.
+ * the search for `q` (every search `q` accepts, given a test), or its answer,
+ * waits until `release()`. A test drives a client's leaving, or calls in
+ * flight together, by these events, not by latencies and client timeouts.
  */
 export async function holdingUpstream(
-  q: string,
+  q: string | ((asked: string) => boolean),
   { holding = true, answer: holdAnswer = false, once = false }: HoldingOptions = {},
 ): Promise<HoldingUpstream> {
+  const held = typeof q === 'string' ? (asked: string) => asked === q : q;
   let target = '';
   let holds = holding;
+  let arrivals = 0;
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let arrived!: () => void;
@@ -48,9 +53,11 @@ export async function holdingUpstream(
   const proxy = createServer(async (incoming, outgoing) => {
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
-    const held = holds && new URL(incoming.url ?? '/', 'http://upstream').searchParams.get('q') === q;
-    if (held && once) holds = false;
-    if (held && !holdAnswer) {
+    const asked = new URL(incoming.url ?? '/', 'http://upstream').searchParams.get('q');
+    const holdsThis = holds && asked !== null && held(asked);
+    if (holdsThis && once) holds = false;
+    if (holdsThis) arrivals += 1;
+    if (holdsThis && !holdAnswer) {
       arrived();
       await released;
     }
@@ -61,7 +68,7 @@ export async function holdingUpstream(
       body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
     });
     const body = Buffer.from(await answer.body.arrayBuffer());
-    if (held && holdAnswer) {
+    if (holdsThis && holdAnswer) {
       arrived();
       await released;
     }
@@ -78,6 +85,9 @@ export async function holdingUpstream(
       holds = true;
     },
     reached,
+    get arrivals() {
+      return arrivals;
+    },
     release,
     async close() {
       release();

@@ -2,11 +2,24 @@ import { tagMatcher } from '../../upstream/cache-tags.js';
 import type { UpstreamClient } from '../../upstream/client.js';
 import type { Alarm } from '../../upstream/resilience/clock.js';
 import type { SharedStore } from '../../upstream/shared-store.js';
-import type { AdminSettings, CacheSettings } from '../config/settings.js';
 import type { Logger } from '../logger.js';
 import type { ResponseCache } from '../response-cache/response-cache.js';
 import { type AdminServer, startAdminServer } from './admin-server.js';
 import { FleetPurges } from './fleet-purges.js';
+
+/** Where the admin server listens (ADMIN_HOST, ADMIN_PORT: 0 for any free port) and the token it asks for (ADMIN_TOKEN). */
+export interface AdminServerOptions {
+  host: string;
+  port: number;
+  token: string;
+}
+
+/** How purges are made: where operators ask for them (unset: nowhere), and how long a purge keeps older windows out of Redis. */
+export interface AdminRoomOptions {
+  server: AdminServerOptions | undefined;
+  /** How long a window may be kept (TTL and the longest stale period). */
+  windowKeepMs: number;
+}
 
 /** What purges drop from, and how they reach the fleet. */
 export interface AdminParts {
@@ -32,7 +45,7 @@ export interface AdminRoom {
  * fleet's log from now on), and the admin server that takes purges from
  * operators (ADMIN_PORT, ADMIN_HOST, ADMIN_TOKEN).
  */
-export async function openAdminRoom(config: AdminSettings & CacheSettings, parts: AdminParts): Promise<AdminRoom> {
+export async function openAdminRoom(options: AdminRoomOptions, parts: AdminParts): Promise<AdminRoom> {
   const { upstream, responseCache, logger } = parts;
   const purges = new FleetPurges({
     store: parts.shared,
@@ -43,16 +56,13 @@ export async function openAdminRoom(config: AdminSettings & CacheSettings, parts
       },
     },
     log: logger,
-    windowKeepMs: config.cacheTtlMs + Math.max(config.cacheStaleWhileRevalidateMs, config.cacheStaleIfErrorMs),
+    windowKeepMs: options.windowKeepMs,
     alarm: parts.purgeCheckAlarm,
   });
   await purges.start();
   return {
     purges,
-    listen: async () =>
-      config.adminPort === undefined
-        ? undefined
-        : startAdminServer({ host: config.adminHost, port: config.adminPort, token: config.adminToken!, purges, logger }),
+    listen: async () => options.server && startAdminServer({ ...options.server, purges, logger }),
     close: () => purges.close(),
   };
 }

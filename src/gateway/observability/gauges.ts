@@ -1,6 +1,8 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { UpstreamStatus } from '../../upstream/observer.js';
+import { REDIS_REFUSAL_CAUSES } from '../../shared-state/redis-refusals.js';
 import type { Clock } from '../../upstream/resilience/clock.js';
+import type { SharingState } from '../shared-store.js';
 import { readGauge } from './instruments.js';
 
 /** What the gauges read at each scrape, and only then. */
@@ -10,8 +12,8 @@ export interface MetricSources {
   cacheBytes(): Record<'upstream_windows' | 'responses' | 'documents', number>;
   /** The clock the token's expiry is told by. */
   clock: Clock;
-  /** With REDIS_URL: whether Redis answers now. */
-  redisSharing?: (() => boolean) | undefined;
+  /** With REDIS_URL: whether this instance shares through Redis now, and if not, why. */
+  redisSharing?: (() => SharingState) | undefined;
   /** Connections open now on the public port. */
   connections(): Promise<number>;
 }
@@ -43,12 +45,24 @@ export function registerGauges(registry: Registry, sources: () => MetricSources 
   readGauge(
     registry,
     'csg_redis_sharing',
-    'With REDIS_URL: 1 while Redis answers and the fleet shares its state, 0 while this instance goes on alone; absent without REDIS_URL.',
+    'With REDIS_URL: 1 while Redis serves the gateway and the fleet shares its state, 0 while this instance goes on alone; absent without REDIS_URL.',
     () => {
       const sharing = sources()?.redisSharing;
-      return sharing === undefined ? undefined : Number(sharing());
+      return sharing === undefined ? undefined : Number(sharing().state === 'sharing');
     },
   );
+  new Gauge({
+    name: 'csg_redis_refused',
+    help: 'With REDIS_URL: 1 for the cause while Redis answers but refuses what sharing needs (a setting to change: see the log), 0 otherwise.',
+    labelNames: ['cause'],
+    registers: [registry],
+    collect() {
+      const sharing = sources()?.redisSharing?.();
+      if (!sharing) return;
+      const refused = sharing.state === 'refused' ? sharing.refusal.cause : undefined;
+      for (const cause of REDIS_REFUSAL_CAUSES) this.set({ cause }, refused === cause ? 1 : 0);
+    },
+  });
   readGauge(
     registry,
     'csg_upstream_token_expiry_seconds',

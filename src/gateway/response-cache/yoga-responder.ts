@@ -61,7 +61,7 @@ export function createYogaResponder(
       send(request, response, http, hit);
       return undefined;
     }
-    return execute(gateway, cache, http, key, request, response, body);
+    return execute({ gateway, cache, http }, key, request, response, body);
   };
 }
 
@@ -84,9 +84,7 @@ function send(request: IncomingMessage, response: ServerResponse, http: HttpCach
 
 /** A request the cache does not answer: Yoga answers it, and the answer is kept when its execution record says it may be reused. */
 async function execute(
-  gateway: Gateway,
-  cache: ResponseCache | undefined,
-  http: HttpCaching,
+  { gateway, cache, http }: { gateway: Gateway; cache: ResponseCache | undefined; http: HttpCaching },
   key: string | undefined,
   request: IncomingMessage,
   response: ServerResponse,

@@ -11,7 +11,7 @@ import { RedisStore } from '../../../src/shared-state/redis-store.js';
 import { ALL_TAG, companyTag } from '../../../src/upstream/cache-tags.js';
 import { recordedAlarms, type RecordedAlarms } from '../../support/recorded-alarms.js';
 import { startRedisProxy, type RedisProxy } from '../../support/redis-proxy.js';
-import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
+import { redisTarget, startRedisServer, type RedisServer } from '../../support/redis-server.js';
 import { eventually } from '../../support/within.js';
 
 const ZEBRA = companyTag('GB', '09876543');
@@ -51,7 +51,7 @@ async function instance({ told = true, away = false } = {}): Promise<Instance> {
   if (away) proxy.cut();
   const logs: string[] = [];
   const logger = createLogger('info', { write: (line: string) => logs.push(line) });
-  const store = await RedisStore.open({ url: new URL(proxy.url), keyPrefix: 'test:', commandTimeoutMs: 250, log: logger });
+  const store = await RedisStore.open({ target: redisTarget(proxy.url), keyPrefix: 'test:', commandTimeoutMs: 250, log: logger });
   const heard: FleetPurgesOptions['store'] = told
     ? store
     : { purge: (tag, keep) => store.purge(tag, keep), purgesSince: (at) => store.purgesSince(at), onPurge: () => {} };
@@ -114,7 +114,7 @@ describe('purges followed by each instance', () => {
     const [purging, deaf] = [await instance(), await instance({ told: false })];
     await purging.purges.purge(ZEBRA, {});
     await purging.purges.purge(ACME, {});
-    execFileSync('redis-cli', ['-p', new URL(redis.url).port, 'LTRIM', 'test:purges:log', '0', '0']);
+    execFileSync('redis-cli', ['-p', new URL(redis.url).port, 'LTRIM', 'test:{purges}log', '0', '0']);
     await readLog(deaf);
     expect(deaf.dropped).toEqual([ALL_TAG]);
     expect(logged(deaf, 'missed more purges than the fleet keeps')).toBe(1);

@@ -47,6 +47,7 @@ const BAD_VALUES: Record<string, BadValue> = {
   TOKEN_REFUSED_COOLDOWN_MS: NUMBER,
   UPSTREAM_MAX_CALLS_PER_MINUTE: NUMBER,
   REDIS_URL: { value: 'http://redis.internal:6379' },
+  REDIS_SENTINEL_PASSWORD: { value: 'sentinel-pass', with: { REDIS_URL: 'redis://redis.internal:6379' } },
   REDIS_KEY_PREFIX: { value: 'my prefix' },
   REDIS_COMMAND_TIMEOUT_MS: NUMBER,
   UPSTREAM_TOKEN_DEFAULT_LIFETIME_MS: NUMBER,
