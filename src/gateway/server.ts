@@ -206,7 +206,8 @@ export async function startGateway(
       await shared?.close();
       throw error;
     }));
-  const tokenAtStart = options.tokenAtStart === false ? Promise.resolve() : fetchTokenAtStart(upstream, target.clientId, logger);
+  const tokenAtStart =
+    options.tokenAtStart === false ? Promise.resolve() : fetchTokenAtStart(upstream, target.clientId, logger, shared?.known());
 
   return {
     url,
