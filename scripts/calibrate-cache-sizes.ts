@@ -7,6 +7,7 @@ import { defaultDataSet, type CompanyResult } from '../src/lookup-service/index.
 import { UPSTREAM_MAX_PAGE_SIZE } from '../src/upstream/search-call.js';
 import { readSearchResponse } from '../src/upstream/search-response.js';
 import { NO_REPEATS, windowEntryBytes, windowKey, type SearchWindow } from '../src/upstream/window-size.js';
+import { systemClock, wallTime } from '../src/upstream/resilience/clock.js';
 
 /**
  * Measures what the caches' entries really hold (search windows of several
@@ -135,7 +136,8 @@ function measureWindows(shape: WindowShape): void {
       slots: read.slots,
       repeated: NO_REPEATS,
       total: read.total,
-      fetchedAt: Date.now(),
+      fetchedAt: systemClock(),
+      fetchedAtWall: wallTime(systemClock),
     });
   }
   const after = afterGc();

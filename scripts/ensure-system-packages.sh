@@ -2,7 +2,8 @@
 # Installs the Debian packages the tests need and the machine lacks; does nothing when they are all there.
 # Run by `npm test` (pretest). chromium: the browser test of GraphiQL drives Debian's build through playwright-core,
 # since no browser download can be fetched here. redis-server: the shared-state tests start Redis themselves.
-# prometheus: its promtool checks the gateway's /metrics exposition.
+# prometheus: its promtool checks the gateway's /metrics exposition and the alert rules, and the dashboard's test runs
+# Prometheus itself against a fleet (test/monitoring/).
 set -eu
 
 missing=''

@@ -11,7 +11,7 @@ import type { ResponseWarning } from '../errors/warnings.js';
 export class ResponseNotes {
   readonly errors: GraphQLError[] = [];
   readonly warnings: ResponseWarning[] = [];
-  /** Epoch ms; no upstream data used yet means no bound from data. */
+  /** On the gateway's clock (upstream/resilience/clock.ts); no upstream data used yet means no bound from data. */
   freshUntil = Number.POSITIVE_INFINITY;
 
   recordData(freshUntil: number): void {

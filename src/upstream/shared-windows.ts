@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as pause } from 'node:timers/promises';
-import type { Clock } from './resilience/clock.js';
+import { type Clock, wallTime } from './resilience/clock.js';
 import type { SharedStore, StoredWindow, WindowClaim } from './shared-store.js';
 import { decodeWindow, encodeWindow } from './window-codec.js';
 import type { SearchWindow } from './window-size.js';
@@ -108,7 +108,8 @@ export class SharedWindows {
   #decode(key: string, stored: StoredWindow | undefined): SearchWindow | undefined {
     if (stored === undefined || stored.ageMs > this.#options.maxAgeMs) return undefined;
     const window = decodeWindow(stored.value, key, this.#options.pageSize);
-    return window && { ...window, fetchedAt: this.#options.clock() - stored.ageMs };
+    const { clock } = this.#options;
+    return window && { ...window, fetchedAt: clock() - stored.ageMs, fetchedAtWall: wallTime(clock) - stored.ageMs };
   }
 
   /**

@@ -13,7 +13,7 @@ import { NO_UPSTREAM_OBSERVER, statusClassOf, type UpstreamCallOutcome, type Ups
 import { CallBudget } from './resilience/call-budget.js';
 import { CircuitBreaker } from './resilience/circuit-breaker.js';
 import { ConcurrencyLimit } from './resilience/concurrency-limit.js';
-import { systemClock, type Clock } from './resilience/clock.js';
+import { systemClock, type Clock, wallTime } from './resilience/clock.js';
 import { deadlineExceeded } from './resilience/deadline.js';
 import { timerDelayUntil } from '../shared/timers.js';
 import { parseRetryAfter } from './resilience/retry-policy.js';
@@ -38,7 +38,7 @@ export interface UpstreamHttpOptions {
   /** Shares the upstream's "wait" (429 with Retry-After, circuit open) and the call budget with the other instances of a fleet. */
   shared?: SharedStore | undefined;
   /** Calls per minute the upstream may be made, token calls included; undefined: no budget. */
-  maxCallsPerMinute?: number | undefined;
+  maxCallsPerMinute: number | undefined;
   observer?: UpstreamObserver | undefined;
 }
 
@@ -162,7 +162,7 @@ export class UpstreamHttp {
       response = {
         status: answer.statusCode,
         body: answer.body,
-        retryAfterMs: parseRetryAfter(answer.headers['retry-after'], this.#maxRetryAfterMs, this.#clock()),
+        retryAfterMs: parseRetryAfter(answer.headers['retry-after'], this.#maxRetryAfterMs, wallTime(this.#clock)),
       };
     } catch (error) {
       this.#breaker.recordFailure();

@@ -27,7 +27,7 @@ export interface WindowCacheOptions {
   /** Where tracing is on: each lookup of a window gets a span, the parent of the upstream calls it makes. */
   tracer?: Tracer | undefined;
   observer?: UpstreamObserver | undefined;
-  /** Judges the windows' age; the same clock stamps their `fetchedAt`. */
+  /** Judges the windows' age; the same clock stamps their `fetchedAt` (and its wall time, their `fetchedAtWall`). */
   clock?: Clock | undefined;
   /** Fetches one window from the upstream; one call at a time per window, shared by all who wait for it. */
   fetchWindow: (request: WindowRequest) => Promise<SearchWindow>;
@@ -93,8 +93,8 @@ export class WindowCache {
       // Reads the clock on every check. By default lru-cache reuses one reading for 1 ms through a timer set
       // on access, and on a gateway answering one search at a time that timer wakes the event loop for nothing.
       ttlResolution: 0,
-      // An injected clock drives the cache's own expiry too; otherwise lru-cache keeps its monotonic performance.now().
-      ...(options.clock ? { perf: { now: options.clock } } : {}),
+      // The cache's own expiry on the clock the windows' ages are judged by.
+      perf: { now: this.#clock },
     });
   }
 
@@ -164,7 +164,7 @@ export class WindowCache {
     return Math.max(1, this.#maxAgeMs - (this.#clock() - window.fetchedAt));
   }
 
-  /** When `window` goes past its TTL (epoch ms by this cache's clock). */
+  /** When `window` goes past its TTL, on this cache's clock. */
   freshUntil(window: SearchWindow): number {
     return window.fetchedAt + this.#options.cache.ttlMs;
   }

@@ -12,7 +12,10 @@ export interface SearchWindow {
    */
   repeated: readonly number[];
   total: number;
+  /** When it was fetched on the gateway's clock (resilience/clock.ts), which its age and freshness are judged by. */
   fetchedAt: number;
+  /** When it was fetched on the wall clock (epoch ms): what clients are shown, never an age. */
+  fetchedAtWall: number;
 }
 
 /** The `repeated` of every window without repeats: one array for all of them. */
@@ -27,8 +30,8 @@ export function windowKey(query: SearchQuery, index: number): string {
   return [query.jurisdiction, query.q, index].join('\u0000');
 }
 
-/** The window object: four fields, `fetchedAt` a boxed number (epoch milliseconds are past the small-integer range), and `total` may be one too. */
-const WINDOW_OBJECT_BYTES = objectBytes(4) + 2 * HEAP_NUMBER_BYTES;
+/** The window object: five fields, `fetchedAt` and `fetchedAtWall` boxed numbers (epoch milliseconds are past the small-integer range), and `total` may be one too. */
+const WINDOW_OBJECT_BYTES = objectBytes(5) + 3 * HEAP_NUMBER_BYTES;
 
 /**
  * What a cached window holds: the cache's entry, the key, the window object,

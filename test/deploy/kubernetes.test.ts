@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule';
 import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { SignJWT } from 'jose';
 import { dump, loadAll } from 'js-yaml';
@@ -29,6 +30,7 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'monitoring.coreos.com/v1/ServiceMonitor': ServiceMonitor,
+  'monitoring.coreos.com/v1/PrometheusRule': PrometheusRule,
 };
 
 const KUSTOMIZATIONS = `${ROOT}deploy/kubernetes/`;
@@ -75,7 +77,9 @@ describe('the Kubernetes manifests (deploy/kubernetes)', () => {
     const manifests = await render(kustomization);
     const kinds = manifests.map((manifest) => manifest.kind).sort();
     const expected = ['ConfigMap', 'Deployment', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'Service'];
-    expect(kinds).toEqual(kustomization === 'base' ? expected : [...expected, 'Secret', 'Service', 'ServiceMonitor'].sort());
+    expect(kinds).toEqual(
+      kustomization === 'base' ? expected : [...expected, 'PrometheusRule', 'Secret', 'Service', 'ServiceMonitor'].sort(),
+    );
     for (const manifest of manifests) validate(manifest);
     // The schema check is real: a probe period written as a string is refused.
     const deployment = structuredClone(one(manifests, 'Deployment'));

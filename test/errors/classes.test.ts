@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AuthUnavailableError, RateLimitedError, UnauthenticatedError } from '../../src/errors/access-refusals.js';
 import { ClientError } from '../../src/errors/client-error.js';
 import { ERROR_CODES, type ErrorCode } from '../../src/errors/codes.js';
-import { BadScalarValueError, BadUserInputError } from '../../src/errors/field-errors.js';
+import { BadArgumentValueError, BadScalarValueError, BadUserInputError } from '../../src/errors/field-errors.js';
 import {
   BatchTooLargeError,
   CorsOriginNotAllowedError,
@@ -76,6 +76,7 @@ const CLIENT_ERRORS: Error[] = [
   new TrustedDocumentNotFoundError('documentId'),
   new BadVariableValueError(new GraphQLError('Variable "$q" of required type "String!" was not provided.', { nodes: node }), 'q'),
   new BadUserInputError('q', 'must not be empty'),
+  new BadArgumentValueError(new GraphQLError('Argument "if" of non-null type "Boolean!" must not be null.'), 'if', 'v'),
   new BadScalarValueError('CountryCode must be a string such as "GB"'),
   new UpstreamAuthError('detail'),
   new UpstreamRateLimitedError('detail'),

@@ -2,11 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'graphql';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GRAPHIQL_EXAMPLE_QUERY } from '../../src/gateway/graphiql/graphiql-example.js';
 import { SearchIndex, defaultDataSet, type CompanyResult } from '../../src/lookup-service/index.js';
 import { SearchCompaniesExampleDocument, type SearchCompaniesExampleQuery } from '../generated/graphql.js';
-import { expectedCompany } from '../support/expected.js';
+import { expectedCompany, selectedOf, selectionAt } from '../support/expected.js';
 import { json, send } from '../support/http.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { PROCESS_START_MS, SAFETY_MS, within } from '../support/within.js';
@@ -54,11 +55,11 @@ function countryCodeOf(company: CompanyResult): string | null {
 
 type ExampleNode = SearchCompaniesExampleQuery['searchCompanies']['edges'][number]['node'];
 
+const EXAMPLE_NODE = selectionAt(parse(GRAPHIQL_EXAMPLE_QUERY), ['searchCompanies', 'edges', 'node']);
+
 /** A company as the example query selects it. */
 function exampleNode(company: CompanyResult): ExampleNode {
-  const { address, ...rest } = expectedCompany(company, countryCodeOf(company));
-  const { streetLine1: _1, streetLine2: _2, region: _r, country: _c, latitude: _lat, longitude: _lon, ...selected } = address ?? {};
-  return { ...rest, address: address === null ? null : (selected as NonNullable<ExampleNode['address']>) };
+  return selectedOf(expectedCompany(company, countryCodeOf(company)), EXAMPLE_NODE) as ExampleNode;
 }
 
 describe('HTTP surface', () => {

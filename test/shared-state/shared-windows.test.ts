@@ -26,7 +26,7 @@ function windows(instanceClock: ManualClock): SharedWindows {
 }
 
 function fetched(instanceClock: ManualClock, slots: (Company | null)[] = []): () => Promise<SearchWindow> {
-  return async () => ({ slots, repeated: NO_REPEATS, total: slots.length, fetchedAt: instanceClock() });
+  return async () => ({ slots, repeated: NO_REPEATS, total: slots.length, fetchedAt: instanceClock(), fetchedAtWall: instanceClock() });
 }
 
 describe('SharedWindows', () => {

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { readConfig, type GatewayConfig } from '../../src/gateway/config/gateway-config.js';
 import { createLogger } from '../../src/gateway/logger.js';
+import { optionsOf } from '../../src/gateway/options-from-settings.js';
 import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
 import { startLookupService, type LookupService, type LookupServiceOptions } from '../../src/lookup-service/index.js';
 import type { Clock } from '../../src/upstream/resilience/clock.js';
@@ -49,7 +50,7 @@ export interface FleetOptions<R extends FleetRedis = RedisServer> {
   /** Starts the Redis the instances share: by default one redis-server of the fleet's own. */
   redis?: () => Promise<R>;
   instances?: number;
-  gateway?: Partial<Omit<GatewayConfig, 'upstream'>>;
+  gateway?: Partial<GatewayConfig>;
   lookup?: LookupServiceOptions;
   /** One clock for every instance (circuit breaker, token, caches) and for Redis's scripts, e.g. a `manualClock()`. */
   clock?: Clock;
@@ -89,17 +90,19 @@ export async function startFleet<R extends FleetRedis = RedisServer>(options: Fl
       maxConnectionsPerAddress: 0,
       ...options.gateway,
     };
-    return startGateway(
-      config,
-      { url: new URL(lookup.url), ...lookup.credentials },
-      createLogger(config.logLevel, {
+    return startGateway({
+      ...optionsOf(config).gateway,
+      target: { url: new URL(lookup.url), ...lookup.credentials },
+      logger: createLogger(config.logLevel, {
         write: (line: string) => {
           lines.push(line);
           lineAdded.emit('line');
         },
       }),
-      { clock: options.instanceClocks?.[i] ?? options.clock, redisClock: options.clock, tokenAtStart: options.tokenAtStart },
-    );
+      clock: options.instanceClocks?.[i] ?? options.clock,
+      redisClock: options.clock,
+      tokenAtStart: options.tokenAtStart,
+    });
   });
   const started = await Promise.allSettled(starting);
   const gateways = started.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));

@@ -15,6 +15,8 @@ export interface HoldingUpstream {
   hold(): void;
   /** Resolves when the held search arrives. */
   reached: Promise<void>;
+  /** How many searches it has held so far: several are in flight together when as many have arrived before the release. */
+  readonly arrivals: number;
   /** Lets the held search go on to the lookup service. */
   release(): void;
   /** Releases the search and stops listening. */
@@ -23,13 +25,19 @@ export interface HoldingUpstream {
 
 /**
  * Between the gateway and the lookup service: every call is forwarded, and
- * the search for `q` waits until `release()`. A test drives a client's
- * leaving by these events, not by latencies and client timeouts.
+ * the search for `q` (every search `q` accepts, given a test) waits until
+ * `release()`. A test drives a client's leaving, or calls in flight together,
+ * by these events, not by latencies and client timeouts.
  * `holding: false` forwards the search too until `hold()`, so that a window can be fetched first and its refresh held.
  */
-export async function holdingUpstream(q: string, { holding = true }: { holding?: boolean } = {}): Promise<HoldingUpstream> {
+export async function holdingUpstream(
+  q: string | ((asked: string) => boolean),
+  { holding = true }: { holding?: boolean } = {},
+): Promise<HoldingUpstream> {
+  const held = typeof q === 'string' ? (asked: string) => asked === q : q;
   let target = '';
   let holds = holding;
+  let arrivals = 0;
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let arrived!: () => void;
@@ -37,7 +45,9 @@ export async function holdingUpstream(q: string, { holding = true }: { holding?:
   const proxy = createServer(async (incoming, outgoing) => {
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
-    if (holds && new URL(incoming.url ?? '/', 'http://upstream').searchParams.get('q') === q) {
+    const asked = new URL(incoming.url ?? '/', 'http://upstream').searchParams.get('q');
+    if (holds && asked !== null && held(asked)) {
+      arrivals += 1;
       arrived();
       await released;
     }
@@ -61,6 +71,9 @@ export async function holdingUpstream(q: string, { holding = true }: { holding?:
       holds = true;
     },
     reached,
+    get arrivals() {
+      return arrivals;
+    },
     release,
     async close() {
       release();

@@ -1,10 +1,10 @@
-import { type JwtSettings, MIN_JWT_SECRET_LENGTH } from '../access/jwt.js';
+import { MIN_JWT_SECRET_LENGTH } from '../access/jwt.js';
 import type { Settings } from './settings.js';
 
 /**
- * What the settings mean together: the checks no single setting can make,
- * and the values made of several. Every check of settings against each other
- * is here.
+ * What the settings mean together: the checks no single setting can make.
+ * Every check of settings against each other is here; what the parts of the
+ * gateway make of several settings is made in ../options-from-settings.ts.
  */
 
 /** What a check may ask besides the values read. */
@@ -124,41 +124,3 @@ export const CHECKS: readonly Check[] = [
     },
   },
 ];
-
-/** The values made of several settings, once the checks above have passed. */
-export function combined(settings: Settings) {
-  return {
-    /** NODE_ENV=production: masked errors without stack traces, no field suggestions, GraphiQL and introspection off unless set. */
-    production: settings.nodeEnv === 'production',
-    /** Absent: run the embedded lookup service and front it. */
-    upstream: upstreamTarget(settings),
-    jwt: jwt(settings),
-    /** Unset: tracing is off (no OTLP endpoint, or OTEL_SDK_DISABLED, or OTEL_TRACES_EXPORTER=none). */
-    tracing: tracing(settings),
-  };
-}
-
-function upstreamTarget({ upstreamUrl: url, upstreamClientId: clientId, upstreamClientSecret: clientSecret }: Settings) {
-  return url && clientId && clientSecret ? { url, clientId, clientSecret } : undefined;
-}
-
-function jwt({ jwtIssuer: issuer, jwtAudience: audience, jwtJwksUrl: jwksUrl, jwtSecret: secret }: Settings): JwtSettings | undefined {
-  if (issuer === undefined || audience === undefined) return undefined;
-  if (jwksUrl !== undefined) return { issuer, audience, key: { jwksUrl } };
-  return secret === undefined ? undefined : { issuer, audience, key: { secret } };
-}
-
-/** What the gateway itself decides of tracing; the SDK reads the rest of the OTEL_* variables. */
-function tracing(settings: Settings) {
-  const on =
-    !settings.otelSdkDisabled &&
-    settings.otelTracesExporter === 'otlp' &&
-    (settings.otelExporterOtlpEndpoint !== undefined || settings.otelExporterOtlpTracesEndpoint !== undefined);
-  return on
-    ? {
-        serviceName: settings.otelServiceName,
-        /** Whether spans may hold what clients search for (`q`, `companyNumber`); off, they never do. */
-        recordSearchTerms: settings.otelRecordSearchTerms,
-      }
-    : undefined;
-}

@@ -1,18 +1,15 @@
 import { getSystemErrorMap } from 'node:util';
 import { FileRefusedError, readRegularFile } from '../../shared/regular-file.js';
-import { CHECKS, combined } from './checks.js';
+import { CHECKS } from './checks.js';
 import { defaultText, docOf, type Read, Refusal, type Setting } from './kinds.js';
 import { SETTING_GROUPS, type Settings } from './settings.js';
 
 /**
  * The gateway's configuration, read from environment variables and checked
- * before anything starts: every setting as settings.ts declares it, and the
- * values checks.ts makes of several.
+ * before anything starts: every setting as settings.ts declares it. The parts
+ * of the gateway get theirs through ../options-from-settings.ts.
  */
-export type GatewayConfig = Settings & ReturnType<typeof combined>;
-
-export type UpstreamTarget = NonNullable<GatewayConfig['upstream']>;
-export type TracingSettings = NonNullable<GatewayConfig['tracing']>;
+export type GatewayConfig = Settings;
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -69,7 +66,7 @@ export function readConfig(env: Env = process.env): GatewayConfig {
       [...files],
     );
   }
-  return { ...settings, ...combined(settings) };
+  return settings;
 }
 
 /**

@@ -52,7 +52,7 @@ const gatewayApiKeys = setting({
   defaultDoc: 'unset: no API keys',
   secret: true,
   reloads: true,
-  doc: `clients send a key in \`x-api-key\`. Keys of at least ${MIN_API_KEY_LENGTH} characters; only their SHA-256 is kept, compared in constant time; the id names the client in logs and rate limits`,
+  doc: `clients send a key in \`x-api-key\`. Keys of at least ${MIN_API_KEY_LENGTH} characters; only their SHA-256 is kept, and a key presented is found by its SHA-256; the id names the client in logs and rate limits`,
 });
 const jwtIssuer = setting({
   env: 'JWT_ISSUER',
@@ -461,7 +461,7 @@ export const rateLimitSettings = {
     env: 'RATE_LIMIT_PER_MINUTE',
     kind: integer(0, 6_000_000),
     default: 600,
-    doc: 'sustained requests per minute per client (API key id, token subject, or IP for anonymous clients and failed attempts; IPv6 by /64); each operation of a batched request counts as one request; `0` turns rate limiting off',
+    doc: "sustained requests per minute per client (API key id, token subject, or IP for anonymous clients and failed attempts; IPv6 by /64; failed attempts also by the connection's peer where `X-Forwarded-For` named another address); each operation of a batched request counts as one request; `0` turns rate limiting off",
   }),
   rateLimitBurst: setting({
     env: 'RATE_LIMIT_BURST',

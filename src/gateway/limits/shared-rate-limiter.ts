@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { SharedStore } from '../../upstream/shared-store.js';
-import type { RateDecision, RateLimiter } from './rate-limiter.js';
+import { type RateDecision, RateLimiter, type RateLimitSettings } from './rate-limiter.js';
 
 /** What the request handler takes a client's requests from: this instance's buckets, or the fleet's. */
 export interface ClientRateLimit {
@@ -8,6 +8,21 @@ export interface ClientRateLimit {
   readonly burst: number;
   /** Takes `count` requests from the client's bucket, all or none. */
   take(clientKey: string, count?: number): RateDecision | Promise<RateDecision>;
+}
+
+/**
+ * The rate limit the settings set, none where RATE_LIMIT_PER_MINUTE is 0: in
+ * a fleet, one bucket per client for all instances, this instance's own
+ * buckets standing in while the store is away. `now`: the buckets' clock.
+ */
+export function clientRateLimitFor(
+  settings: RateLimitSettings,
+  shared: SharedStore | undefined,
+  now?: () => number,
+): ClientRateLimit | undefined {
+  if (settings.perMinute === 0) return undefined;
+  const local = new RateLimiter(settings, now);
+  return shared ? new SharedRateLimiter(local, shared, settings.perMinute) : local;
 }
 
 /**

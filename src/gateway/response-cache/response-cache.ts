@@ -80,9 +80,10 @@ export class ResponseCache {
       maxEntrySize: Math.floor(options.maxBytes * MAX_ENTRY_SHARE),
       sizeCalculation: entryBytes,
       ttl: options.maxTtlMs,
-      // A clock reading per check instead of lru-cache's 1 ms timer per access (see the search cache in upstream/search-windows.ts).
+      // A clock reading per check instead of lru-cache's 1 ms timer per access (see the search cache in upstream/window-cache.ts).
       ttlResolution: 0,
-      ...(options.clock ? { perf: { now: options.clock } } : {}),
+      // The clock freshUntil is on, which never steps back.
+      perf: { now: this.#clock },
     });
   }
 
@@ -121,7 +122,7 @@ export class ResponseCache {
   }
 
   /**
-   * Keeps `answer` until `freshUntil` (epoch ms), the moment its data goes
+   * Keeps `answer` until `freshUntil` (on the clock), the moment its data goes
    * stale, or the maximum TTL, unless it would take more than its share of
    * the cache (MAX_ENTRY_SHARE). A body that is a view of a larger buffer (Node
    * serves small Buffers from an 8 KiB pool) is kept as a copy of its own, so

@@ -3,7 +3,8 @@ import { readConfig } from '../../../src/gateway/config/gateway-config.js';
 import { applySocketTimeouts } from '../../../src/gateway/http/socket-timeouts.js';
 import { accessLoggerOf, createLogger } from '../../../src/gateway/logger.js';
 import { type ObservedResponse, startObserving } from '../../../src/gateway/observability/observed-response.js';
-import { httpServerOptions, logAccess, socketTimeoutsOf } from '../../../src/gateway/server.js';
+import { httpServerOptions, logAccess } from '../../../src/gateway/http/http-server.js';
+import { optionsOf } from '../../../src/gateway/options-from-settings.js';
 import type { BaselineAnswer, BaselineStartParams, ServerStarted } from '../protocol.js';
 import { processStats, serveParent } from '../../harness/serve-parent.js';
 import { listenOnLoopback } from './listen.js';
@@ -31,18 +32,18 @@ function respond(request: IncomingMessage, response: ServerResponse): void {
 }
 
 function productionServer(): Server {
-  const config = readConfig({});
+  const { server: settings } = optionsOf(readConfig({})).gateway;
   const logger = createLogger('info');
   const accessLogger = accessLoggerOf(logger);
   function finished(this: ObservedResponse): void {
     logAccess(accessLogger, this);
   }
-  const server = createServer(httpServerOptions(config), (request, response) => {
+  const server = createServer(httpServerOptions(settings.requestTimeouts), (request, response) => {
     startObserving(request, response);
     response.on('finish', finished);
     respond(request, response);
   });
-  applySocketTimeouts(server, socketTimeoutsOf(config), logger);
+  applySocketTimeouts(server, settings.socketTimeouts, logger);
   return server;
 }
 

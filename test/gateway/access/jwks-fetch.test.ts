@@ -45,7 +45,7 @@ afterEach(async () => {
 async function start(): Promise<Stack> {
   fetches = 0;
   stack = await startStack({
-    gateway: { jwt: { issuer: ISSUER, audience: AUDIENCE, key: { jwksUrl } }, allowAnonymous: false, rateLimitPerMinute: 0 },
+    gateway: { jwtIssuer: ISSUER, jwtAudience: AUDIENCE, jwtJwksUrl: jwksUrl, allowAnonymous: false, rateLimitPerMinute: 0 },
   });
   // Date alone stands still (and moves when the test says): the backoff reads it, timers and sockets do not.
   vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });

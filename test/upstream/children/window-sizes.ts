@@ -6,6 +6,7 @@ import { readSearchResponse } from '../../../src/upstream/search-response.js';
 import { NO_REPEATS, type SearchWindow, windowEntryBytes, windowKey } from '../../../src/upstream/window-size.js';
 import { serveParent } from '../../harness/serve-parent.js';
 import type { WindowShape } from '../window-shapes.js';
+import { systemClock, wallTime } from '../../../src/upstream/resilience/clock.js';
 
 /**
  * Measures, in a process of its own started with --expose-gc, what windows of
@@ -67,7 +68,8 @@ function fill(bodies: string[]): { count: number; withWindows: number; counted: 
       slots,
       repeated: repeated.length > 0 ? repeated : NO_REPEATS,
       total,
-      fetchedAt: Date.now(),
+      fetchedAt: systemClock(),
+      fetchedAtWall: wallTime(systemClock),
     });
   }
   return { count: windows.size, withWindows: heapUsedAfterGc(), counted: windows.calculatedSize };
