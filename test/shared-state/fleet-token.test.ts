@@ -77,6 +77,12 @@ describe('the service token of a fleet on one Redis', () => {
   it('refused by a search after the upstream revoked it, is dropped and renewed, never taken for refused credentials', async () => {
     fleet = await startFleet({ instances: 2, redisProxies: true, gateway: { metricsPort: 0 } });
     const [a, b] = [0, 1];
+    // Counted from when both share: on a busy host an instance may start before its first probe has passed.
+    await within(
+      Promise.all([a, b].map((index) => fleet!.logged(index, 'Redis connected; sharing'))),
+      SAFETY_MS,
+      'both instances to share',
+    );
     const ok = async (index: number) => {
       const answer = await fleet!.search(index, freshSearch());
       expect(answer.body.errors).toBeUndefined();
