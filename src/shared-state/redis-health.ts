@@ -23,6 +23,8 @@ export interface RedisHealthOptions {
   commandTimeoutMs: number;
   /** Whether Redis serves the gateway now: every call it needs answered in time (a refusal met is reported by the caller). */
   probe: () => Promise<boolean>;
+  /** Told once the state is first known: Redis served the gateway (sharing), or refused it. */
+  known?: (() => void) | undefined;
 }
 
 /**
@@ -109,6 +111,7 @@ export class RedisHealth {
     const known = this.#state.state === 'refused' && this.#state.refusal.cause === refusal.cause;
     this.#state = { state: 'refused', refusal };
     this.#loggedSince ??= Date.now();
+    this.#options.known?.();
     if (!known) {
       this.#options.log.warn(
         { cause: refusal.cause, setting: refusal.setting, fix: refusal.fix, reply: reply.slice(0, 200) },
@@ -136,6 +139,7 @@ export class RedisHealth {
     if (this.sharing || this.#stopped) return;
     this.#state = { state: 'sharing' };
     this.#missingSince = undefined;
+    this.#options.known?.();
     if (!this.#shared) {
       this.#shared = true;
       this.#loggedSince = undefined;

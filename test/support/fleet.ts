@@ -60,6 +60,8 @@ export interface FleetOptions<R extends FleetRedis = RedisServer> {
   tokenAtStart?: boolean;
   /** Each instance reaches Redis through a proxy of its own (`fleet.proxies`), to slow or cut its network (one server only). */
   redisProxies?: boolean;
+  /** With `redisProxies`: each proxy cut before the instances start (Redis out of reach as they open), until `restore()`. */
+  redisCutAtStart?: boolean;
 }
 
 export const SEARCH_DOCUMENT = `query Search($q: String!, $jurisdiction: CountryCode!, $pageSize: Int, $after: String) {
@@ -74,6 +76,7 @@ export async function startFleet<R extends FleetRedis = RedisServer>(options: Fl
   const lookup = await startLookupService(options.lookup);
   const count = options.instances ?? 3;
   const proxies = options.redisProxies ? await Promise.all(Array.from({ length: count }, () => startRedisProxy(redis.url))) : [];
+  if (options.redisCutAtStart) for (const proxy of proxies) proxy.cut();
   const logs: string[][] = Array.from({ length: count }, () => []);
   const lineAdded = new EventEmitter();
   lineAdded.setMaxListeners(0);
