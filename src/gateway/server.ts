@@ -242,7 +242,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     await metricsServer?.close();
     return stopHalfStarted(error);
   });
-  const tokenAtStart = options.tokenAtStart === false ? Promise.resolve() : fetchTokenAtStart(upstream, options.target.clientId, logger);
+  const tokenAtStart =
+    options.tokenAtStart === false ? Promise.resolve() : fetchTokenAtStart(upstream, options.target.clientId, logger, shared?.known());
 
   return {
     url: http.url,

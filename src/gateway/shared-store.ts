@@ -11,6 +11,8 @@ export interface ClosableSharedStore extends SharedStore {
   readonly sharing: boolean;
   /** The same, and if not sharing, why. */
   readonly state: SharingState;
+  /** Resolves once Redis has first served the gateway or refused it, or after a bounded wait: what to wait for before acting alone at start. */
+  known(): Promise<void>;
   close(): Promise<void>;
 }
 

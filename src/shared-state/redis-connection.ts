@@ -45,8 +45,8 @@ export function failed(reply: unknown): reply is typeof MISSED | typeof UNAVAILA
   return reply === MISSED || reply === UNAVAILABLE;
 }
 
-/** Longest a starting gateway waits to learn whether Redis serves it. */
-const STARTUP_WAIT_MS = 5_000;
+/** Longest a starting gateway waits to learn whether Redis serves it, and its token at start for Redis to serve or refuse. */
+export const STARTUP_WAIT_MS = 5_000;
 
 const NO_SCRIPT = Symbol('no script');
 
@@ -76,6 +76,9 @@ export class RedisConnection {
   /** What listens on channels (subscribe), told each time Redis is found to serve again. */
   readonly #listening: Listening[] = [];
   #closed = false;
+  /** Resolves once Redis has first served the gateway or refused it, or the connection is closed. */
+  readonly #known: Promise<void>;
+  #markKnown = () => {};
 
   private constructor(options: RedisConnectionOptions, settled: () => void) {
     this.#timeoutMs = options.commandTimeoutMs;
@@ -85,9 +88,11 @@ export class RedisConnection {
     this.#scripts = options.scripts;
     this.#checkKeys = options.checkKeys;
     this.#topology = options.target.topology;
+    this.#known = new Promise<void>((resolve) => (this.#markKnown = resolve));
     this.#health = new RedisHealth({
       log: options.log,
       commandTimeoutMs: options.commandTimeoutMs,
+      known: () => this.#markKnown(),
       probe: () =>
         this.#serves().then((serves) => {
           // Known once the client had connected: a probe before that (a cluster node ready before the rest) tells nothing.
@@ -132,6 +137,21 @@ export class RedisConnection {
   /** Whether calls go to Redis now. */
   get sharing(): boolean {
     return this.#health.sharing;
+  }
+
+  /**
+   * Resolves once Redis has first served the gateway (sharing) or refused it (a setting to change), or after `maxWaitMs`:
+   * what must not be done alone while Redis may yet serve (the token at start) waits for it. open() may have returned
+   * before (a connection attempt failed, or a probe missed its deadline, on a host too busy to connect at once); an
+   * outage seen before the first connection is not a verdict, the bound is.
+   */
+  known(maxWaitMs = STARTUP_WAIT_MS): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, maxWaitMs);
+      timer.unref();
+    });
+    return Promise.race([this.#known, bound]).finally(() => clearTimeout(timer));
   }
 
   /** Whether this instance shares now, and if not, why. */
@@ -179,6 +199,7 @@ export class RedisConnection {
     this.#closed = true;
     this.#health.stop();
     this.#nodes.close();
+    this.#markKnown();
   }
 
   #allowed(how: CallOptions): boolean {

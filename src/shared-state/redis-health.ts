@@ -25,6 +25,8 @@ export interface RedisHealthOptions {
   probe: () => Promise<boolean>;
   /** Redis found to serve, the first time or again. */
   onSharing?: (() => void) | undefined;
+  /** Told once the state is first known: Redis served the gateway (sharing), or refused it. */
+  known?: (() => void) | undefined;
 }
 
 /**
@@ -111,6 +113,7 @@ export class RedisHealth {
     const known = this.#state.state === 'refused' && this.#state.refusal.cause === refusal.cause;
     this.#state = { state: 'refused', refusal };
     this.#loggedSince ??= Date.now();
+    this.#options.known?.();
     if (!known) {
       this.#options.log.warn(
         { cause: refusal.cause, setting: refusal.setting, fix: refusal.fix, reply: reply.slice(0, 200) },
@@ -138,6 +141,7 @@ export class RedisHealth {
     if (this.sharing || this.#stopped) return;
     this.#state = { state: 'sharing' };
     this.#missingSince = undefined;
+    this.#options.known?.();
     if (!this.#shared) {
       this.#shared = true;
       this.#loggedSince = undefined;

@@ -128,6 +128,11 @@ export class RedisStore implements SharedStore {
     return this.#redis.state;
   }
 
+  /** Resolves once Redis has first served the gateway or refused it, or after at most STARTUP_WAIT_MS. */
+  known(): Promise<void> {
+    return this.#redis.known();
+  }
+
   async claimWindow(claim: WindowClaimRequest): Promise<WindowClaim> {
     const key = this.#own(claim.key);
     await this.#publishing.get(key);

@@ -64,6 +64,8 @@ export interface FleetOptions<R extends FleetRedis = RedisServer> {
   purgeCheckAlarms?: (Alarm | undefined)[];
   /** Where the instances' upstream is instead of the lookup service, e.g. a proxy that holds a search. */
   upstreamUrl?: string;
+  /** With `redisProxies`: each proxy cut before the instances start (Redis out of reach as they open), until `restore()`. */
+  redisCutAtStart?: boolean;
 }
 
 export const SEARCH_DOCUMENT = `query Search($q: String!, $jurisdiction: CountryCode!, $pageSize: Int, $after: String) {
@@ -78,6 +80,7 @@ export async function startFleet<R extends FleetRedis = RedisServer>(options: Fl
   const lookup = await startLookupService(options.lookup);
   const count = options.instances ?? 3;
   const proxies = options.redisProxies ? await Promise.all(Array.from({ length: count }, () => startRedisProxy(redis.url))) : [];
+  if (options.redisCutAtStart) for (const proxy of proxies) proxy.cut();
   const logs: string[][] = Array.from({ length: count }, () => []);
   const lineAdded = new EventEmitter();
   lineAdded.setMaxListeners(0);

@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { readConfig } from '../../src/gateway/config/gateway-config.js';
 
 /** The deadline every gateway has unless REDIS_COMMAND_TIMEOUT_MS says otherwise. */
@@ -15,7 +15,7 @@ import { manualClock, type ManualClock } from './clock.js';
 import { freePorts } from './free-port.js';
 import { stopChild } from './processes.js';
 import { collectedLog } from './log-lines.js';
-import { within } from './within.js';
+import { eventually, within } from './within.js';
 
 /** A redis-server this test started on a loopback port, run by its PID. */
 export interface RedisServer {
@@ -232,6 +232,9 @@ export function redisStorePerTest(): StorePerTest {
   beforeEach(async () => {
     const clock = manualClock();
     started = { ...(await startRedisStore(collectedLog(), clock)), clock };
+    // What a test asks of the store is asked of Redis: on a busy host the store may open before its first probe passed.
+    const store = started.store;
+    await eventually(() => expect(store.sharing).toBe(true));
   });
   afterEach(() => started?.close());
   const current = () => {

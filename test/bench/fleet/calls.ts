@@ -1,8 +1,7 @@
 import { RedisStore } from '../../../src/shared-state/redis-store.js';
 import type { UpstreamLog } from '../../../src/upstream/log.js';
-import { startFleet } from '../../support/fleet.js';
 import { redisTarget } from '../../support/redis-server.js';
-import { describeMs, outages, quantile, searchAt, timed } from './measure.js';
+import { describeMs, outages, quantile, searchAt, sharingFleet, timed } from './measure.js';
 import { watchRedisCommands } from './redis-commands.js';
 import type { BenchRedis } from './topology.js';
 
@@ -63,13 +62,11 @@ async function watchRedisReplies(url: string): Promise<{ stop(): Promise<string>
 /** Phase 1: calls per distinct search, L2 latency, how the commands spread over the nodes, and Redis's answers meanwhile. */
 export async function calls(redis: BenchRedis, searches: number): Promise<{ lines: string[]; ok: boolean }> {
   // One client asks everything: its rate limit is not what is measured here.
-  const fleet = await startFleet({
-    redis: () => redis.forFleet(),
+  const fleet = await sharingFleet(() => redis.forFleet(), {
     lookup: { searchLatencyMs: 5 },
     gateway: { redisKeyPrefix: 'bench-calls:', rateLimitPerMinute: 0, logLevel: 'warn' },
   });
   try {
-    await Promise.all(fleet.gateways.map((gateway) => gateway.tokenAtStart));
     const watcher = await watchRedisReplies(fleet.redis.url);
     const commands = watchRedisCommands(() => fleet.lookup.counters.searchRequests);
     for (let i = 0; i < searches; i++) await Promise.all([0, 1, 2].map((index) => timed(fleet, index, searchAt(i, 'a'), 5)));

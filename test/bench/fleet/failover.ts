@@ -1,16 +1,10 @@
-import { type Fleet, type FleetRedis, startFleet } from '../../support/fleet.js';
-import { send } from '../../support/http.js';
+import type { Fleet, FleetRedis } from '../../support/fleet.js';
 import { until } from '../../support/redis-cli.js';
-import { searchAt } from './measure.js';
+import { everyInstanceShares, searchAt, sharingFleet } from './measure.js';
 import type { BenchRedis } from './topology.js';
 
 /** Rounds asked after every instance shares again, before a failover's cost is counted as done. */
 const ROUNDS_AFTER = 20;
-
-async function everyInstanceShares(fleet: Fleet<FleetRedis>): Promise<boolean> {
-  const states = await Promise.all(fleet.gateways.map(async (gateway) => JSON.parse((await send(`${gateway.url}/ready`)).text).redis));
-  return states.every((state) => state === 'connected');
-}
 
 /** How long each instance went on alone since line `from` of its log (the outages' ends it logged), in ms. */
 function aloneMs(fleet: Fleet<FleetRedis>, from: number[]): number[] {
@@ -29,8 +23,7 @@ function aloneMs(fleet: Fleet<FleetRedis>, from: number[]): number[] {
  * rounds are answered.
  */
 export async function failovers(redis: BenchRedis): Promise<{ lines: string[]; ok: boolean }> {
-  const fleet = await startFleet({
-    redis: () => redis.forFleet(),
+  const fleet = await sharingFleet(() => redis.forFleet(), {
     lookup: { searchLatencyMs: 5 },
     gateway: { redisKeyPrefix: 'bench-failover:', rateLimitPerMinute: 0, logLevel: 'info' },
   });
@@ -39,16 +32,14 @@ export async function failovers(redis: BenchRedis): Promise<{ lines: string[]; o
   let round = 0;
   let failed = 0;
   let running = true;
-  /** Resolves once every instance shares: what is measured is the failovers, and the rounds start then. */
-  let shared = () => {};
-  const sharing = new Promise<void>((resolve) => (shared = resolve));
-  /** Asked for between two rounds: the rounds done and the upstream searches made, counted while none is under way. */
-  let marks: ((mark: { round: number; searches: number }) => void)[] = [];
-  const mark = () => new Promise<{ round: number; searches: number }>((resolve) => marks.push(resolve));
+  /** Asked for between two rounds: the rounds done and the upstream calls made, counted while none is under way. */
+  type Mark = { round: number; searches: number; tokens: number };
+  let marks: ((mark: Mark) => void)[] = [];
+  const mark = () => new Promise<Mark>((resolve) => marks.push(resolve));
   const asking = (async () => {
-    await sharing;
     while (running) {
-      for (const resolve of marks.splice(0)) resolve({ round, searches: fleet.lookup.counters.searchRequests });
+      const { searchRequests: searches, tokenRequests: tokens } = fleet.lookup.counters;
+      for (const resolve of marks.splice(0)) resolve({ round, searches, tokens });
       const search = searchAt(round, 'f');
       const answers = await Promise.all([0, 1, 2].map((index) => fleet.search(index, search)));
       failed += answers.filter((answer) => answer.status !== 200 || answer.body.errors !== undefined).length;
@@ -57,12 +48,8 @@ export async function failovers(redis: BenchRedis): Promise<{ lines: string[]; o
     marks = [];
   })();
   try {
-    await until(() => everyInstanceShares(fleet), 'every instance to share');
-    await Promise.all(fleet.gateways.map((gateway) => gateway.tokenAtStart));
-    shared();
     for (const failover of redis.failovers) {
       const from = fleet.logs.map((log) => log.length);
-      const tokensBefore = fleet.lookup.counters.tokenRequests;
       const start = await mark();
       await failover.run();
       await until(() => everyInstanceShares(fleet), 'every instance to share again');
@@ -72,7 +59,7 @@ export async function failovers(redis: BenchRedis): Promise<{ lines: string[]; o
       const rounds = end.round - start.round;
       const extra = end.searches - start.searches - rounds;
       const alone = aloneMs(fleet, from);
-      const tokens = fleet.lookup.counters.tokenRequests - tokensBefore;
+      const tokens = end.tokens - start.tokens;
       failoverTokens += tokens;
       lines.push(
         `- ${failover.name}: each instance alone for ${alone.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')}; ` +
@@ -83,7 +70,6 @@ export async function failovers(redis: BenchRedis): Promise<{ lines: string[]; o
     }
   } finally {
     running = false;
-    shared();
     await asking;
     await fleet.close();
   }

@@ -1,4 +1,6 @@
-import type { Fleet, FleetRedis } from '../../support/fleet.js';
+import { type Fleet, type FleetOptions, type FleetRedis, startFleet } from '../../support/fleet.js';
+import { send } from '../../support/http.js';
+import { until } from '../../support/redis-cli.js';
 
 const SEARCH_WORDS = ['Holdings', 'Trading', 'Services', 'Group', 'Consulting', 'Partners', 'Limited', 'Systems', 'Capital', 'Energy'];
 
@@ -31,4 +33,26 @@ export async function timed(
 /** The outages the instances logged: each made them go on alone for a while. */
 export function outages(fleet: Fleet<FleetRedis>): number {
   return fleet.logs.flat().filter((line) => line.includes('Redis unavailable')).length;
+}
+
+/** Whether every instance says (on /ready) that it shares through Redis. */
+export async function everyInstanceShares(fleet: Fleet<FleetRedis>): Promise<boolean> {
+  const states = await Promise.all(fleet.gateways.map(async (gateway) => JSON.parse((await send(`${gateway.url}/ready`)).text).redis));
+  return states.every((state) => state === 'connected');
+}
+
+/**
+ * A fleet on the bench's Redis, once every instance shares: what a phase measures is the fleet sharing. The token is
+ * asked for by the first searches, not as each instance starts (on a busy host one may start before its Sentinel or
+ * cluster client has connected, and fetch a token of its own).
+ */
+export async function sharingFleet(redis: () => Promise<FleetRedis>, options: Omit<FleetOptions<FleetRedis>, 'redis' | 'tokenAtStart'>) {
+  const fleet = await startFleet({ ...options, redis, tokenAtStart: false });
+  try {
+    await until(() => everyInstanceShares(fleet), 'every instance to share');
+  } catch (error) {
+    await fleet.close();
+    throw error;
+  }
+  return fleet;
 }

@@ -1,5 +1,5 @@
-import { type Fleet, type FleetRedis, startFleet } from '../../support/fleet.js';
-import { outages, quantile, searchAt, timed } from './measure.js';
+import type { Fleet, FleetRedis } from '../../support/fleet.js';
+import { outages, quantile, searchAt, sharingFleet, timed } from './measure.js';
 import { watchRedisCommands } from './redis-commands.js';
 import type { BenchRedis } from './topology.js';
 
@@ -36,14 +36,14 @@ const median = (costs: SearchCost[]) =>
  * proxy of its own), cold and repeated latency with every Redis reply held back `delayMs`.
  */
 export async function roundTrips(redis: BenchRedis, count: number, delayMs: number | undefined): Promise<{ lines: string[]; ok: boolean }> {
-  const fleet = await startFleet({
-    redis: () => redis.forFleet(),
+  const fleet = await sharingFleet(() => redis.forFleet(), {
     lookup: { searchLatencyMs: 5 },
     gateway: { redisKeyPrefix: 'bench-round-trips:', logLevel: 'warn' },
     redisProxies: delayMs !== undefined,
   });
   try {
-    await Promise.all(fleet.gateways.map((gateway) => gateway.tokenAtStart));
+    // The token, asked for once, so that no search timed here asks for it.
+    await timed(fleet, 0, searchAt(0, 'token'), 5);
     const run = async (tag: string) => {
       const cold: SearchCost[] = [];
       const repeated: SearchCost[] = [];
