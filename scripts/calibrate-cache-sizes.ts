@@ -2,7 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
+import { etagOf } from '../src/gateway/response-cache/http-caching.js';
 import { ResponseCache } from '../src/gateway/response-cache/response-cache.js';
+import { dataTags } from '../src/upstream/cache-tags.js';
 import { defaultDataSet, type CompanyResult } from '../src/lookup-service/index.js';
 import { UPSTREAM_MAX_PAGE_SIZE } from '../src/upstream/search-call.js';
 import { readSearchResponse } from '../src/upstream/search-response.js';
@@ -78,6 +80,9 @@ const WINDOW_SHAPES: WindowShape[] = [
 ];
 
 /** A request as keyOf reads it. */
+/** The companies a page of 20 shows, by jurisdiction and number. */
+const ANSWER_COMPANIES = companies.slice(0, 20).map((company) => ({ jurisdiction: 'GB', companyNumber: company.companyNumber }));
+
 const ANSWER_REQUEST = {
   method: 'POST',
   url: '/graphql',
@@ -162,7 +167,11 @@ function measureAnswers(shape: AnswerShape): void {
     const request = JSON.stringify({ query: SEARCH_DOCUMENT, variables: { q: `query words ${i}`, jurisdiction: 'GB', pageSize: 50 } });
     const key = cache.keyOf(ANSWER_REQUEST, Buffer.from(request));
     // Small bodies come from Node's shared pool, as Yoga's do; the cache keeps a copy of its own.
-    cache.set(key, { contentType: 'application/graphql-response+json; charset=utf-8', body: Buffer.from(text) }, Date.now() + 60_000);
+    const contentType = 'application/graphql-response+json; charset=utf-8';
+    const body = Buffer.from(text);
+    // The tags of a search answer that shows 20 companies, and a GET's ETag, as the responder keeps them.
+    const tags = [...dataTags({ q: `query words ${i}`, jurisdiction: 'GB' }, ANSWER_COMPANIES)].join(' ');
+    cache.set(key, { contentType, body, tags, freshUntil: Date.now() + 60_000, etag: etagOf(contentType, body) }, cache.purges);
   }
   const after = afterGc();
   const heap = (after.heap - before.heap) / shape.count;

@@ -69,8 +69,9 @@ export const ERROR_CODES = {
   },
   NOT_FOUND: {
     statuses: [404],
-    meaning: "A path other than `/graphql` and `/health`, and, where GraphiQL is served, GraphiQL's files under `/graphiql/`",
-    whatToDo: 'Send GraphQL requests to `/graphql`',
+    meaning:
+      "A path other than `/graphql` and `/health`, and, where GraphiQL is served, GraphiQL's files under `/graphiql/`; on the admin port (`ADMIN_PORT`), any path but `/purge`",
+    whatToDo: 'Send GraphQL requests to `/graphql`, purges to `POST /purge` on the admin port',
   },
   GRAPHIQL_UNAVAILABLE: {
     statuses: [404],
@@ -202,6 +203,30 @@ export const ERROR_CODES = {
     meaning:
       'A partial error: the lookup service sent one value unreadable (`extensions.upstreamField` names it), so the field it feeds is null or a result is left out; the rest is good',
     whatToDo: 'Use the rest of the answer; asking again gets the same',
+  },
+  // The admin server (ADMIN_PORT): for operators, never on the public port.
+  ADMIN_UNAUTHENTICATED: {
+    statuses: [401],
+    meaning: 'A request to the admin server without `Authorization: Bearer <ADMIN_TOKEN>`, or with another token',
+    whatToDo: "Send the gateway's `ADMIN_TOKEN` as a bearer token",
+  },
+  PURGE_TARGET_MISSING: {
+    statuses: [400],
+    meaning:
+      'A purge whose body names nothing to drop, or only part of it: `q` or `companyNumber` without the `jurisdiction` they belong to',
+    whatToDo:
+      'Name one of: `{"jurisdiction":"GB","q":"holdings"}`, `{"jurisdiction":"GB"}`, `{"jurisdiction":"GB","companyNumber":"01234567"}`, `{"tag":"csg:c:GB:01234567"}` or `{"all":true}`',
+  },
+  PURGE_TARGET_AMBIGUOUS: {
+    statuses: [400],
+    meaning: 'A purge whose body names more than one thing to drop: `all` or `tag` with anything else, or `q` with `companyNumber`',
+    whatToDo: 'Send one purge for each',
+  },
+  PURGE_TARGET_INVALID: {
+    statuses: [400],
+    meaning:
+      'A purge whose body is not a JSON object of the fields a purge takes (`all`, `jurisdiction`, `q`, `companyNumber`, `tag`), or whose value the message names is not one: `all` other than `true`, a jurisdiction that is not an ISO 3166-1 alpha-2 code, an empty `q` or `companyNumber`, a tag the gateway does not write',
+    whatToDo: 'Fix what the message names',
   },
   STALE_DATA: {
     statuses: [200],

@@ -1,6 +1,7 @@
 import { jwtSettingsOf } from './access/jwt.js';
 import type { SettingsOf } from './config/kinds.js';
 import type {
+  AdminSettings,
   accessSettings,
   cacheSettings,
   corsSettings,
@@ -59,6 +60,7 @@ export function optionsOf(settings: Settings): ConfiguredOptions {
       ...rateLimitOf(settings),
       ...sharedStateOf(settings),
       ...observabilityOf(settings),
+      ...adminOf(settings),
     },
     upstreamTarget,
     ...logOf(settings),
@@ -157,6 +159,7 @@ function cachesOf({
   cacheStaleIfErrorMs,
   cacheMaxBytes,
   responseCache,
+  cdnTagHeader,
   ...unread
 }: SettingsOf<typeof cacheSettings>): Pick<GatewayParts, 'caches'> {
   unread satisfies NothingLeft;
@@ -167,6 +170,7 @@ function cachesOf({
       staleWhileRevalidateMs: cacheStaleWhileRevalidateMs,
       staleIfErrorMs: cacheStaleIfErrorMs,
       responseCache,
+      tagHeader: cdnTagHeader === 'none' ? undefined : cdnTagHeader,
     },
   };
 }
@@ -287,6 +291,14 @@ function observabilityOf({
   return {
     metrics: metricsPort === undefined ? undefined : { host: metricsHost, port: metricsPort },
     shutdown: { drainDelayMs: shutdownDrainDelayMs },
+  };
+}
+
+function adminOf({ adminPort, adminHost, adminToken, ...unread }: AdminSettings): Pick<GatewayParts, 'admin'> {
+  unread satisfies NothingLeft;
+  // The checks (config/checks.ts) ask for ADMIN_TOKEN wherever ADMIN_PORT is set.
+  return {
+    admin: adminPort === undefined || adminToken === undefined ? undefined : { host: adminHost, port: adminPort, token: adminToken },
   };
 }
 

@@ -27,6 +27,8 @@ import { GRAPHQL_PATH } from './paths.js';
 import { LiveSettings, type ReloadableSettings } from './reload/live-settings.js';
 import { RESPONSE_CACHE_SHARE, ResponseCache } from './response-cache/response-cache.js';
 import { createYogaResponder } from './response-cache/yoga-responder.js';
+import { HttpCaching, type HttpCachingOptions } from './response-cache/http-caching.js';
+import { type AdminServerOptions, openAdminRoom } from './admin/admin-room.js';
 import { openSharedStore, type SharedStateOptions } from './shared-store.js';
 import { type UpstreamClientSettings, type UpstreamTarget, upstreamClientFor } from './upstream-client-for.js';
 
@@ -55,6 +57,8 @@ export interface GatewayParts {
   metrics: { host: string; port: number } | undefined;
   /** How long /ready answers 503 before the server stops accepting connections. */
   shutdown: { drainDelayMs: number };
+  /** The admin server (purges); unset without ADMIN_PORT. Purges still follow the fleet's log either way. */
+  admin: AdminServerOptions | undefined;
 }
 
 /** The search-window cache, the response cache and the parsed-document cache, within one byte bound. */
@@ -66,6 +70,8 @@ export interface CacheOptions {
   staleIfErrorMs: number;
   /** Whether answers to requests repeated byte for byte are reused. */
   responseCache: boolean;
+  /** The header GET answers carry their tags in for a CDN (CDN_TAG_HEADER); unset: none. */
+  tagHeader: HttpCachingOptions['tagHeader'];
 }
 
 /** What Yoga serves and runs, and how long a request waits for the upstream. */
@@ -99,6 +105,8 @@ export interface GatewayOptions extends GatewayParts {
   sleep?: Sleep | undefined;
   /** What rings each request's deadline (REQUEST_DEADLINE_MS) while it waits for the upstream; tests ring it when they choose. */
   deadlineAlarm?: Alarm | undefined;
+  /** What sets each read of the fleet's log of purges (every second); tests ring it when they choose. */
+  purgeCheckAlarm?: Alarm | undefined;
 }
 
 export interface RunningGateway {
@@ -113,6 +121,8 @@ export interface RunningGateway {
   readonly unreadAnswerBytes: number;
   /** Where Prometheus scrapes, with METRICS_PORT set. */
   metricsUrl: string | undefined;
+  /** The admin server's base URL (`POST /purge`), with ADMIN_PORT set. */
+  adminUrl: string | undefined;
   /** Resolves once the token asked for at start has come, or failed (logged); at once when none was asked for. */
   tokenAtStart: Promise<void>;
   /** Puts reloaded access settings and trusted documents in effect for the requests that arrive from now on (reload/). */
@@ -162,6 +172,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     tracingPlugins: options.tracing?.plugins,
     observers: metrics ? [useGraphqlMetrics({ metrics })] : [],
   });
+  // Follows the fleet's purges from before the first request, so that nothing cached here predates one unseen.
+  const admin = await openAdminRoom(
+    { server: options.admin, windowKeepMs: ttlMs + Math.max(staleWhileRevalidateMs, staleIfErrorMs) },
+    { upstream, responseCache, shared, logger, purgeCheckAlarm: options.purgeCheckAlarm },
+  );
   const redisSharing = shared && (() => shared.state);
   const readiness = new Readiness(() => upstream.status(), clock, redisSharing);
   const { trustedProxyCount } = options.rateLimit;
@@ -179,7 +194,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       : undefined;
   const unreadAnswers = new UnreadAnswers(options.limits.maxResponseBytes * UNREAD_ANSWERS_SHARE, logger);
   const handleRequest = createRequestHandler({
-    next: createYogaResponder(gateway, responseCache, metrics),
+    next: createYogaResponder(gateway, responseCache, httpCachingFor(options, clock), metrics),
     cors: createCorsPolicy(options.cors.allowedOrigins),
     checkAccess: live.checkAccess,
     rateLimiter: clientRateLimitFor(options.rateLimit, shared, options.clock),
@@ -214,15 +229,19 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     redisSharing,
     connections: () => http.connections(),
   });
-  const metricsServer =
-    metrics &&
-    (await startMetricsServer(metrics, options.metrics!.host, options.metrics!.port).catch(async (error: unknown) => {
-      // METRICS_PORT taken: the gateway does not start half-way, holding its public port.
-      http.abort();
-      await upstream.close();
-      await shared?.close();
-      throw error;
-    }));
+  // METRICS_PORT or ADMIN_PORT taken: the gateway does not start half-way, holding its public port.
+  const stopHalfStarted = async (error: unknown): Promise<never> => {
+    http.abort();
+    admin.close();
+    await upstream.close();
+    await shared?.close();
+    throw error;
+  };
+  const metricsServer = metrics && (await startMetricsServer(metrics, options.metrics!.host, options.metrics!.port).catch(stopHalfStarted));
+  const adminServer = await admin.listen().catch(async (error: unknown) => {
+    await metricsServer?.close();
+    return stopHalfStarted(error);
+  });
   const tokenAtStart =
     options.tokenAtStart === false ? Promise.resolve() : fetchTokenAtStart(upstream, options.target.clientId, logger, shared?.known());
 
@@ -237,6 +256,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       return unreadAnswers.bytes;
     },
     metricsUrl: metricsServer?.url,
+    adminUrl: adminServer?.url,
     tokenAtStart,
     reload(settings) {
       // An answer kept for a document no longer trusted must not outlive it.
@@ -248,7 +268,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       logger.info({ drainDelayMs }, 'Draining: /ready answers 503');
       if (drainDelayMs > 0) await (options.drainWait ?? pause)(drainDelayMs);
       await http.close(SHUTDOWN_GRACE_MS);
-      await Promise.all([upstream.close(), metricsServer?.close()]);
+      admin.close();
+      await Promise.all([upstream.close(), metricsServer?.close(), adminServer?.close()]);
       await shared?.close();
     },
   };
@@ -259,6 +280,18 @@ function cacheShares({ maxBytes, responseCache }: CacheOptions): { answers: numb
   const answers = responseCache ? Math.floor(maxBytes * RESPONSE_CACHE_SHARE) : 0;
   const documents = Math.floor(maxBytes * DOCUMENT_CACHE_SHARE);
   return { answers, documents, windows: maxBytes - answers - documents };
+}
+
+/** What GET answers tell HTTP caches, as the options decide: public where anyone may call, with the caches' TTL and stale rules. */
+function httpCachingFor({ access, caches }: GatewayParts, clock: Clock): HttpCaching {
+  return new HttpCaching({
+    scope: access.allowAnonymous ? 'public' : 'private',
+    maxTtlMs: caches.ttlMs,
+    staleWhileRevalidateMs: caches.staleWhileRevalidateMs,
+    staleIfErrorMs: caches.staleIfErrorMs,
+    tagHeader: caches.tagHeader,
+    clock,
+  });
 }
 
 /** GraphiQL's routes as the settings decide: served, or refused with the reason it is not (off, or unable to run anything). */

@@ -29,6 +29,13 @@ export interface CallOptions {
   evenIfAway?: boolean | undefined;
 }
 
+interface Listening {
+  channel: string;
+  listener: () => void;
+  /** Subscribed, or being: not asked again. */
+  subscribed: boolean;
+}
+
 /** A call with no answer within its deadline: what it did is unknown. */
 export const MISSED = Symbol('missed');
 /** A call not made (Redis is taken to be away, or refuses) or failed (refused, connection lost): nothing shared. */
@@ -66,6 +73,9 @@ export class RedisConnection {
   readonly #topology: RedisTarget['topology'];
   /** Replies no refusal explains (a script's error), logged once each: one fault is one line. */
   readonly #reportedReplies = new Set<string>();
+  /** What listens on channels (subscribe), told each time Redis is found to serve again. */
+  readonly #listening: Listening[] = [];
+  #closed = false;
   /** Resolves once Redis has first served the gateway or refused it, or the connection is closed. */
   readonly #known: Promise<void>;
   #markKnown = () => {};
@@ -89,6 +99,12 @@ export class RedisConnection {
           if (serves || this.#nodes.ready) settled();
           return serves;
         }),
+      onSharing: () => {
+        for (const listening of this.#listening) {
+          if (!listening.subscribed) this.#listen(listening);
+          listening.listener();
+        }
+      },
     });
     this.#nodes = connectRedisNodes({
       target: options.target,
@@ -158,8 +174,29 @@ export class RedisConnection {
     return this.#evaluate(script, keys, args);
   }
 
+  /**
+   * Calls `listener` on each message on the sharded channel `channel` (SSUBSCRIBE: on a cluster it lives on the master
+   * of its slot, beside the keys whose script publishes on it), and each time Redis is found to serve again, as
+   * messages sent meanwhile are lost. node-redis listens on a connection of its own and subscribes again after a
+   * reconnection or a failover; a subscription that failed (Redis not reached yet) is made again once Redis serves.
+   */
+  subscribe(channel: string, listener: () => void): void {
+    const listening = { channel, listener, subscribed: false };
+    this.#listening.push(listening);
+    this.#listen(listening);
+  }
+
+  #listen(listening: Listening): void {
+    listening.subscribed = true;
+    this.#nodes.subscribe(listening.channel, listening.listener).catch((error: unknown) => {
+      listening.subscribed = false;
+      if (!this.#closed) this.#log.warn({ channel: listening.channel, detail: String(error) }, 'Could not listen on a Redis channel');
+    });
+  }
+
   /** Stops reconnecting and closes the connection; calls still waiting on a hung server are left to their deadlines. */
   close(): void {
+    this.#closed = true;
     this.#health.stop();
     this.#nodes.close();
     this.#markKnown();

@@ -23,6 +23,8 @@ export interface RedisHealthOptions {
   commandTimeoutMs: number;
   /** Whether Redis serves the gateway now: every call it needs answered in time (a refusal met is reported by the caller). */
   probe: () => Promise<boolean>;
+  /** Redis found to serve, the first time or again. */
+  onSharing?: (() => void) | undefined;
   /** Told once the state is first known: Redis served the gateway (sharing), or refused it. */
   known?: (() => void) | undefined;
 }
@@ -151,6 +153,7 @@ export class RedisHealth {
       );
       this.#loggedSince = undefined;
     }
+    this.#options.onSharing?.();
   }
 
   #runProbe(): void {

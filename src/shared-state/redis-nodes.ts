@@ -45,6 +45,11 @@ export interface RedisNodes {
   send(args: string[], key: string | undefined): Promise<unknown>;
   /** One command to every master the client knows (one node unless a cluster), each on its own. */
   toEveryMaster(args: string[]): Promise<unknown>[];
+  /**
+   * Listens on a sharded channel (SSUBSCRIBE), on a connection of node-redis's own (one that listens takes no other
+   * command), which it subscribes again after a reconnection, a moved slot or a failover.
+   */
+  subscribe(channel: string, listener: () => void): Promise<unknown>;
   /** Whether the client has connected and knows where to send commands. */
   readonly ready: boolean;
   close(): void;
@@ -84,13 +89,31 @@ function singleNode(url: URL, options: RedisNodesOptions): RedisNodes {
   client.on('error', (error: unknown) => options.onError(error, true));
   // connect() retries by itself until Redis answers; destroy() ends it.
   client.connect().catch((error: unknown) => options.onError(error, true));
+  const listening: (typeof client)[] = [];
   return {
     send: (args) => client.sendCommand(args),
     toEveryMaster: (args) => [client.sendCommand(args)],
+    async subscribe(channel, listener) {
+      const subscriber = client.duplicate();
+      listening.push(subscriber);
+      // Its failures are the main connection's too, reported there.
+      subscriber.on('error', () => {});
+      try {
+        await subscriber.connect();
+        await subscriber.sSubscribe(channel, () => listener());
+      } catch (error) {
+        listening.splice(listening.indexOf(subscriber), 1);
+        if (subscriber.isOpen) subscriber.destroy();
+        throw error;
+      }
+    },
     get ready() {
       return client.isReady;
     },
-    close: () => client.destroy(),
+    close() {
+      client.destroy();
+      for (const subscriber of listening) if (subscriber.isOpen) subscriber.destroy();
+    },
   };
 }
 
@@ -138,6 +161,7 @@ function clusterNodes(target: Extract<RedisTarget, { topology: 'cluster' }>, opt
   return {
     send: (args, key) => cluster.sendCommand(key, false, args),
     toEveryMaster: (args) => cluster.masters.map(async (master) => (await cluster.nodeClient(master)).sendCommand(args)),
+    subscribe: (channel, listener) => cluster.sSubscribe(channel, () => listener()),
     get ready() {
       return cluster.isReady;
     },
@@ -175,6 +199,7 @@ function sentinelNodes(target: Extract<RedisTarget, { topology: 'sentinel' }>, o
   return {
     send: (args) => sentinel.sendCommand(false, args),
     toEveryMaster: (args) => [sentinel.sendCommand(false, args)],
+    subscribe: (channel, listener) => sentinel.sSubscribe(channel, () => listener()),
     get ready() {
       return sentinel.isReady;
     },

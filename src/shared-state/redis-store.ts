@@ -6,7 +6,11 @@ import type {
   BucketShape,
   CallAdmission,
   HeldBack,
+  PurgeLogRead,
+  PublishPurges,
+  PurgePosition,
   SharedStore,
+  StorePurge,
   StoredToken,
   StoredWindow,
   TokenClaim,
@@ -16,7 +20,9 @@ import type {
 } from '../upstream/shared-store.js';
 import { MAX_ACCESS_TOKEN_LENGTH } from '../upstream/token-response.js';
 import { MAX_STORED_WINDOW_LENGTH } from '../upstream/window-codec.js';
+import { PURGE_SCRIPTS } from './purge-scripts.js';
 import { failed, MISSED, RedisConnection } from './redis-connection.js';
+import { RedisPurges } from './redis-purges.js';
 import type { SharingState } from './redis-health.js';
 import type { RedisTarget } from './redis-target.js';
 import {
@@ -70,11 +76,16 @@ const CHECK_KEY = 'check';
  * one script touches shares a tag (a cluster runs no script across hash
  * slots), and keys that are never touched together get tags of their own, so
  * that a cluster spreads them over its masters. The fleet-wide keys (token,
- * hold, budget) share this one tag; each search window (with its lock) and
- * each client's rate-limit bucket is tagged by its own name. The prefix comes
- * first, so that an ACL key pattern (`~csg:*`) still covers every key.
+ * hold, budget) share this one tag; each search window (with its lock and
+ * its purge tombstone) and each client's rate-limit bucket is tagged by its
+ * own name; the purges' keys share PURGES_TAG (redis-purges.ts). The prefix
+ * comes first, so that an ACL key pattern (`~csg:*`) still covers every key.
  */
 const FLEET_TAG = '{fleet}';
+/** Every key of the fleet's purges (state, log, each tag's index and mark) and their channel: one slot, as each purge script reads several. */
+const PURGES_TAG = '{purges}';
+/** A window's key after the prefix, as #own names SharedWindows' keys (shared-windows.ts storeKey): only such keys are ever dropped by a purge. */
+const WINDOW_KEY = /^\{w:[A-Za-z0-9_-]{1,64}\}$/;
 
 /**
  * The fleet's shared state on Redis, each step one script (scripts.ts), so
@@ -84,10 +95,18 @@ const FLEET_TAG = '{fleet}';
 export class RedisStore implements SharedStore {
   readonly #redis: RedisConnection;
   readonly #prefix: string;
+  readonly #purges: RedisPurges;
+  /** This instance's publishes under way, by window key: a claim of the same window waits for its publish, as it did when a publish was one script. */
+  readonly #publishing = new Map<string, Promise<unknown>>();
 
   private constructor(redis: RedisConnection, keyPrefix: string) {
     this.#redis = redis;
     this.#prefix = keyPrefix;
+    this.#purges = new RedisPurges(
+      redis,
+      `${keyPrefix}${PURGES_TAG}`,
+      (key) => key.startsWith(keyPrefix) && WINDOW_KEY.test(key.slice(keyPrefix.length)),
+    );
   }
 
   /** A store on a connection to Redis, once it has been found to serve or not (see RedisConnection.open). */
@@ -95,7 +114,7 @@ export class RedisStore implements SharedStore {
     const fleetKey = `${options.keyPrefix}${FLEET_TAG}${CHECK_KEY}`;
     // Alone, a second key in a slot of its own: one node of a cluster, named as if alone, refuses the check (CROSSSLOT).
     const checkKeys = options.target.topology === 'single' ? [fleetKey, `${options.keyPrefix}{${CHECK_KEY}}`] : [fleetKey];
-    const connection = await RedisConnection.open({ ...options, scripts: ALL_SCRIPTS, checkKeys });
+    const connection = await RedisConnection.open({ ...options, scripts: [...ALL_SCRIPTS, ...PURGE_SCRIPTS], checkKeys });
     return new RedisStore(connection, options.keyPrefix);
   }
 
@@ -116,35 +135,51 @@ export class RedisStore implements SharedStore {
 
   async claimWindow(claim: WindowClaimRequest): Promise<WindowClaim> {
     const key = this.#own(claim.key);
-    const reply = await this.#redis.script(
-      CLAIM_WINDOW_SCRIPT,
-      [key, `${key}:lock`],
-      [claim.lockId, String(Math.max(1, Math.ceil(claim.lockMs))), String(claim.freshMs), String(MAX_VALUE_BYTES)],
-    );
+    await this.#publishing.get(key);
+    // Where purges are, read beside the claim (the fleet's purge keys are not the window's, see purge-scripts.ts) and before any fetch it starts.
+    const [reply, purges] = await Promise.all([this.#claim(key, claim), this.#purges.position()]);
     if (failed(reply)) return { outcome: reply === MISSED ? 'missed' : 'unavailable', stored: undefined };
     if (!Array.isArray(reply)) return { outcome: 'unavailable', stored: undefined };
     const [outcome, value, ageMs] = reply as unknown[];
     const stored: StoredWindow | undefined =
       typeof value === 'string' && typeof ageMs === 'number' && ageMs >= 0 ? { value, ageMs } : undefined;
+    const seen = purges === undefined ? {} : { purges };
     switch (outcome) {
       case 'fresh':
-        return stored ? { outcome: 'fresh', stored } : { outcome: 'unavailable', stored };
+        return stored ? { outcome: 'fresh', stored, ...seen } : { outcome: 'unavailable', stored };
       case 'taken':
       case 'held':
-        return { outcome, stored };
+        return { outcome, stored, ...seen };
       default:
         return { outcome: 'unavailable', stored };
     }
   }
 
-  async publishWindow(key: string, value: string, ageMs: number, keepMs: number, lockId: string | undefined): Promise<void> {
+  async publishWindow(
+    key: string,
+    value: string,
+    ageMs: number,
+    keepMs: number,
+    lockId: string | undefined,
+    { tags, seen: purgesSeen }: PublishPurges,
+  ): Promise<void> {
     const stored = this.#own(key);
-    await this.#redis.script(
-      PUBLISH_WINDOW_SCRIPT,
-      [stored, `${stored}:lock`],
-      [lockId ?? '', value, String(Math.max(0, Math.round(ageMs))), String(Math.floor(keepMs))],
-      { evenIfAway: lockId !== undefined },
-    );
+    const publishing = (async () => {
+      // Indexed under its tags first, so that a purge from now on finds it; not indexed (purged since, or Redis away), only its lock is let go.
+      const indexed = keepMs > 0 && (await this.#purges.register(stored, tags, keepMs, purgesSeen));
+      await this.#redis.script(
+        PUBLISH_WINDOW_SCRIPT,
+        [stored, `${stored}:lock`, RedisPurges.tombstoneOf(stored)],
+        [lockId ?? '', value, String(Math.max(0, Math.round(ageMs))), String(Math.floor(keepMs)), indexed ? purgesSeen : ''],
+        { evenIfAway: lockId !== undefined },
+      );
+    })();
+    this.#publishing.set(stored, publishing);
+    try {
+      await publishing;
+    } finally {
+      if (this.#publishing.get(stored) === publishing) this.#publishing.delete(stored);
+    }
   }
 
   async claimToken(claim: TokenClaimRequest): Promise<TokenClaim> {
@@ -218,9 +253,29 @@ export class RedisStore implements SharedStore {
     return reply[0] === 1 ? { allowed: true } : { allowed: false, retryAfterMs: reply[1] };
   }
 
+  purge(tag: string, keepMs: number): Promise<StorePurge | undefined> {
+    return this.#purges.purge(tag, keepMs);
+  }
+
+  purgesSince(position: PurgePosition | undefined): Promise<PurgeLogRead | undefined> {
+    return this.#purges.since(position);
+  }
+
+  onPurge(listener: () => void): void {
+    this.#purges.onPurge(listener);
+  }
+
   /** Stops reconnecting and closes the connection; calls still waiting on a hung server are left to their deadlines. */
   async close(): Promise<void> {
     this.#redis.close();
+  }
+
+  #claim(key: string, claim: WindowClaimRequest): Promise<unknown> {
+    return this.#redis.script(
+      CLAIM_WINDOW_SCRIPT,
+      [key, `${key}:lock`],
+      [claim.lockId, String(Math.max(1, Math.ceil(claim.lockMs))), String(claim.freshMs), String(MAX_VALUE_BYTES)],
+    );
   }
 
   /** A key of the whole fleet's, in the fleet's hash slot. */

@@ -59,6 +59,16 @@ local function held(key, me, longest, now)
   return math.ceil(waitMs), hold[3] == '1' and 1 or 0
 end
 
+-- Whether the purge marked at position \`mark\` ('<log id> <marked>', see purge-scripts.ts) came after \`seen\`, the
+-- position a claim found: later in the same log, or in another (one begun since, or after Redis lost one). Anything
+-- that does not read as a position counts as a purge after it.
+local function purgedAfter(mark, seen)
+  local markLog, markCount = string.match(mark, '^(%S*) (%d+)$')
+  local seenLog, seenCount = string.match(seen, '^(%S*) (%d+)$')
+  if markLog == nil or seenLog == nil then return true end
+  return markLog ~= seenLog or tonumber(markCount) > tonumber(seenCount)
+end
+
 -- Takes lock for id (SET NX PX): 'new'; finds it already this id's (a claim asked again after a late answer): 'mine';
 -- or held by another: false.
 local function lock(key, id, ms)
@@ -68,7 +78,7 @@ local function lock(key, id, ms)
 end
 `;
 
-function script(body: string): LuaScript {
+export function script(body: string): LuaScript {
   const source = `${PRELUDE}\n${body}`;
   return { source, sha1: createHash('sha1').update(source).digest('hex') };
 }
@@ -122,19 +132,25 @@ return {'held', value, age}`);
 /**
  * Stores a window fetched `age` ms ago (by the writer's own clock: a
  * duration, which clocks agree on) for `keep` ms, and lets go of its lock if
- * it is still this id's. KEYS window, lock; ARGV now, lock id (or ''), value,
- * age ms, keep ms.
+ * it is still this id's. A window a purge dropped since the claim its fetch
+ * followed (`seen`: its tombstone, purge-scripts.ts, marks a later purge) is
+ * not stored, and neither is one with `seen` empty: only the lock is let go.
+ * KEYS window, lock, tombstone; ARGV now, lock id (or ''), value, age ms,
+ * keep ms, seen. Answers 1 when stored, 0 when not.
  */
 export const PUBLISH_WINDOW_SCRIPT = script(`
 local now = clock(ARGV[1])
 local keep = tonumber(ARGV[5])
-if keep > 0 then
+local stored = 0
+local dropped = redis.call('TYPE', KEYS[3]).ok == 'string' and purgedAfter(redis.call('GET', KEYS[3]), ARGV[6])
+if keep > 0 and ARGV[6] ~= '' and not dropped then
   redis.call('DEL', KEYS[1])
   redis.call('HSET', KEYS[1], 'v', ARGV[3], 'at', tostring(now - tonumber(ARGV[4])))
   redis.call('PEXPIRE', KEYS[1], keep)
+  stored = 1
 end
 if ARGV[2] ~= '' and redis.call('GET', KEYS[2]) == ARGV[2] then redis.call('DEL', KEYS[2]) end
-return 1`);
+return stored`);
 
 /**
  * The fleet's token, or the claim on its renewal, in one round trip. KEYS
@@ -234,6 +250,17 @@ for i = 1, #KEYS do
   redis.call('EXISTS', key)
   redis.call('DEL', key)
   redis.call('SET', key, 'check', 'NX', 'PX', 10000)
+  redis.call('DEL', key)
+  -- What the purges' scripts run (purge-scripts.ts); SPUBLISH is not among them: its channel is in another slot.
+  redis.call('HINCRBY', key, 'n', 1)
+  redis.call('PTTL', key)
+  redis.call('UNLINK', key)
+  redis.call('ZADD', key, 0, 'check')
+  redis.call('ZRANGE', key, 0, -1)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', '+inf')
+  redis.call('LPUSH', key, 'check')
+  redis.call('LTRIM', key, 0, 0)
+  redis.call('LRANGE', key, 0, -1)
   redis.call('DEL', key)
 end
 return 1`);

@@ -1,3 +1,4 @@
+import type { TagMatcher } from './cache-tags.js';
 import type { Company } from './company.js';
 import type { UpstreamErrorCode } from '../errors/upstream-errors.js';
 import { systemClock, type Clock } from './resilience/clock.js';
@@ -50,6 +51,8 @@ export interface SearchPage {
 }
 
 export interface CompanyLookup {
+  /** The search that looked for it: its number. */
+  query: SearchQuery;
   company: Company | null;
   /** When the window it was found in was fetched, on the wall clock. */
   fetchedAt: Date;
@@ -152,6 +155,7 @@ export class SearchWindows {
       (candidate) => candidate?.jurisdiction === query.jurisdiction && candidate.companyNumber.toUpperCase() === wanted,
     );
     return {
+      query,
       company: company ?? null,
       fetchedAt: new Date(window.fetchedAtWall),
       freshUntil: this.#cache.freshUntil(window),
@@ -166,5 +170,10 @@ export class SearchWindows {
 
   clear(): void {
     this.#cache.clear();
+  }
+
+  /** Drops the windows holding what `matcher`'s tag names; returns how many went. */
+  purge(matcher: TagMatcher): number {
+    return this.#cache.purge(matcher);
   }
 }

@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as pause } from 'node:timers/promises';
+import { dataTags } from './cache-tags.js';
 import { type Clock, wallTime } from './resilience/clock.js';
+import type { SearchQuery } from './search-query.js';
 import type { SharedStore, StoredWindow, WindowClaim } from './shared-store.js';
 import { decodeWindow, encodeWindow } from './window-codec.js';
 import type { SearchWindow } from './window-size.js';
@@ -65,7 +67,12 @@ export class SharedWindows {
    * `fetchUpstream` fetches under the fleet's lock and publishes. `claim` is
    * the answer of an earlier lookup, used rather than asked again.
    */
-  async fetch(key: string, claim: WindowFetchClaim | undefined, fetchUpstream: () => Promise<SearchWindow>): Promise<SearchWindow> {
+  async fetch(
+    key: string,
+    query: SearchQuery,
+    claim: WindowFetchClaim | undefined,
+    fetchUpstream: () => Promise<SearchWindow>,
+  ): Promise<SearchWindow> {
     const lockId = claim?.lockId ?? randomUUID();
     let answer = claim?.answer;
     // Half the fetch's time at most: a holder that died leaves its lock until it expires, and the waiter must
@@ -77,16 +84,17 @@ export class SharedWindows {
         case 'fresh': {
           const window = this.#decode(key, answer.stored);
           // A fresh value that does not read as a window is fetched anew, and replaced.
-          return window ?? this.#fetchAndPublish(key, undefined, fetchUpstream);
+          return window ?? this.#fetchAndPublish(key, query, undefined, answer.purges, fetchUpstream);
         }
         case 'taken':
         case 'unavailable':
-          // Unavailable: a lock an earlier, late claim took is still this one's, and released with the publish.
-          return this.#fetchAndPublish(key, lockId, fetchUpstream);
+          // Unavailable: a lock an earlier, late claim took is still this one's, and released after the fetch (no
+          // position of the purges was read: the window is not published).
+          return this.#fetchAndPublish(key, query, lockId, answer.purges, fetchUpstream);
         case 'held':
         case 'missed':
           // A late answer is no outage: asked again (with the same id, so a lock it took is found to be this one's).
-          if (Date.now() >= waitUntil) return this.#fetchAndPublish(key, lockId, fetchUpstream);
+          if (Date.now() >= waitUntil) return this.#fetchAndPublish(key, query, lockId, answer.purges, fetchUpstream);
           await pause(WINDOW_POLL_MS);
           answer = undefined;
       }
@@ -113,10 +121,18 @@ export class SharedWindows {
   }
 
   /**
-   * The upstream's window, published for the others once the caller has it (the publish releases the lock); on
-   * failure the lock is released, so nobody waits for it.
+   * The upstream's window, published for the others once the caller has it (the publish releases the lock) under
+   * the tags of what it holds, with where the log of purges was before the fetch began (`purgesSeen`), so that a
+   * purge meanwhile keeps it out; without that (the store did not answer the claim) it is not published. On
+   * failure, or unpublished, the lock is released, so nobody waits for it.
    */
-  async #fetchAndPublish(key: string, lockId: string | undefined, fetchUpstream: () => Promise<SearchWindow>): Promise<SearchWindow> {
+  async #fetchAndPublish(
+    key: string,
+    query: SearchQuery,
+    lockId: string | undefined,
+    purgesSeen: string | undefined,
+    fetchUpstream: () => Promise<SearchWindow>,
+  ): Promise<SearchWindow> {
     const { store, clock, maxAgeMs } = this.#options;
     let window: SearchWindow;
     try {
@@ -125,8 +141,13 @@ export class SharedWindows {
       if (lockId !== undefined) void store.releaseWindow(storeKey(key), lockId);
       throw error;
     }
+    if (purgesSeen === undefined) {
+      if (lockId !== undefined) void store.releaseWindow(storeKey(key), lockId);
+      return window;
+    }
     const ageMs = Math.max(0, clock() - window.fetchedAt);
-    void store.publishWindow(storeKey(key), encodeWindow(key, window), ageMs, maxAgeMs - ageMs, lockId);
+    const tags = [...dataTags(query, window.slots)];
+    void store.publishWindow(storeKey(key), encodeWindow(key, window), ageMs, maxAgeMs - ageMs, lockId, { tags, seen: purgesSeen });
     return window;
   }
 }

@@ -1,6 +1,7 @@
 import { type Span, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { LRUCache } from 'lru-cache';
 import { UpstreamError, UpstreamRejectedQueryError } from '../errors/upstream-errors.js';
+import type { TagMatcher } from './cache-tags.js';
 import { reportFailure, type UpstreamLog } from './log.js';
 import { NO_UPSTREAM_OBSERVER, type UpstreamObserver } from './observer.js';
 import { systemClock, type Clock } from './resilience/clock.js';
@@ -8,7 +9,7 @@ import { type Deadline, waitWithin } from './resilience/deadline.js';
 import { SEARCH_ENDPOINT, UPSTREAM_MAX_PAGE_SIZE, type WindowRequest } from './search-call.js';
 import type { SharedStore } from './shared-store.js';
 import { SharedWindows, type WindowFetchClaim } from './shared-windows.js';
-import { type SearchWindow, windowEntryBytes, windowKey } from './window-size.js';
+import { queryOfWindowKey, type SearchWindow, windowEntryBytes, windowKey } from './window-size.js';
 
 export interface SearchCacheOptions {
   /** How long a window is fresh. */
@@ -67,6 +68,11 @@ export class WindowCache {
   /** Lookups in the fleet's store under way, by key: the requests that miss here together ask the store once. */
   readonly #sharedLookups = new Map<string, Promise<SharedFound>>();
   readonly #clock: Clock;
+  /**
+   * Counts purges: a fetch or a lookup in the fleet's store begun before one keeps nothing here (what it brings may
+   * be what the purge dropped), and no request arriving after one joins it.
+   */
+  #purges = 0;
 
   constructor(options: WindowCacheOptions) {
     this.#options = options;
@@ -108,6 +114,22 @@ export class WindowCache {
   }
 
   /**
+   * Drops every window `matcher` says holds its tag, and returns how many
+   * went. Fetches and lookups under way are left to those already waiting for
+   * them and kept out of the cache: a request from now on starts its own. A
+   * walk over the windows held, once per purge: no request pays for it.
+   */
+  purge(matcher: TagMatcher): number {
+    this.#purges += 1;
+    this.#fetches.clear();
+    this.#sharedLookups.clear();
+    const dropped: string[] = [];
+    for (const [key, window] of this.#windows.entries()) if (matcher.holds(queryOfWindowKey(key), window)) dropped.push(key);
+    for (const key of dropped) this.#windows.delete(key);
+    return dropped.length;
+  }
+
+  /**
    * The one fetch of `key` under way, joined, or one started: alone, the upstream's window; in a fleet, one fetch
    * for the fleet (`claim`: the one a lookup in the store made). Every request waiting for it gets its error; the log
    * gets it once, here. The window is kept only as long as its age allows, and a failure keeps the old one.
@@ -120,17 +142,20 @@ export class WindowCache {
       return inFlight;
     }
     const background = request.background === true;
+    const purges = this.#purges;
     const fetchUpstream = () => this.#options.fetchWindow(request);
-    const fetching = (this.#shared ? this.#shared.fetch(key, claim, fetchUpstream) : fetchUpstream())
+    const fetching = (this.#shared ? this.#shared.fetch(key, request.query, claim, fetchUpstream) : fetchUpstream())
       .then((window) => {
-        this.#windows.set(key, window, { ttl: this.#remainingMs(window) });
+        if (purges === this.#purges) this.#windows.set(key, window, { ttl: this.#remainingMs(window) });
         return window;
       })
       .catch((error: unknown) => {
         reportFailure(this.#options.log, error, background ? 'Background refresh of a stale search failed' : 'Search failed');
         throw error;
       })
-      .finally(() => this.#fetches.delete(key));
+      .finally(() => {
+        if (this.#fetches.get(key) === fetching) this.#fetches.delete(key);
+      });
     // A background refresh has nobody waiting for it: its failure is logged above, never left unhandled.
     fetching.catch(() => {});
     this.#fetches.set(key, fetching);
@@ -146,15 +171,18 @@ export class WindowCache {
     const inFlight = this.#sharedLookups.get(key);
     if (inFlight !== undefined) return inFlight;
     const { ttlMs, staleWhileRevalidateMs } = this.#options.cache;
+    const purges = this.#purges;
     const looking = shared
       .lookup(key)
       .then(({ window, claim }) => {
-        if (window !== undefined) this.#windows.set(key, window, { ttl: this.#remainingMs(window) });
+        if (window !== undefined && purges === this.#purges) this.#windows.set(key, window, { ttl: this.#remainingMs(window) });
         const servable = window !== undefined && this.#clock() - window.fetchedAt <= ttlMs + staleWhileRevalidateMs;
         const refreshing = claim && this.#refresh(key, { ...request, background: servable }, claim);
         return { window, refreshing };
       })
-      .finally(() => this.#sharedLookups.delete(key));
+      .finally(() => {
+        if (this.#sharedLookups.get(key) === looking) this.#sharedLookups.delete(key);
+      });
     this.#sharedLookups.set(key, looking);
     return looking;
   }

@@ -30,6 +30,12 @@ export function windowKey(query: SearchQuery, index: number): string {
   return [query.jurisdiction, query.q, index].join('\u0000');
 }
 
+/** The query a window key was made of: the jurisdiction holds no NUL and the index none, whatever `q` holds. */
+export function queryOfWindowKey(key: string): SearchQuery {
+  const first = key.indexOf('\u0000');
+  return { jurisdiction: key.slice(0, first), q: key.slice(first + 1, key.lastIndexOf('\u0000')) };
+}
+
 /** The window object: five fields, `fetchedAt` and `fetchedAtWall` boxed numbers (epoch milliseconds are past the small-integer range), and `total` may be one too. */
 const WINDOW_OBJECT_BYTES = objectBytes(5) + 3 * HEAP_NUMBER_BYTES;
 

@@ -20,8 +20,9 @@ import { startBenchRedis, TOPOLOGIES, type Topology } from './fleet/topology.js'
  *    (asked, then its master killed): how long each instance went on alone, and the upstream calls that cost.
  *
  * Exits 1 when the fleet calls the upstream more than 1.02 times per distinct search or asks for more than one token
- * (phase 1), a cold search makes more than 3 round trips before its upstream call or 1 after, or a repeat more than 2,
- * or a search fails or more than 2 tokens are asked for across the failovers.
+ * (phase 1), a cold search sends more than 4 commands before its upstream call (the rate limit, the claim with the read
+ * of where purges are beside it, the admission) or 2 after (the window indexed under its tags, then stored), or a
+ * repeat more than 3, or a search fails or more than 2 tokens are asked for across the failovers.
  */
 const USAGE = `Usage: npm run bench:fleet -- [options]
   --redis TOPOLOGY      ${TOPOLOGIES.join(', ')}: one redis-server, a master with two replicas and three sentinels, or three

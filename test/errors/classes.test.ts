@@ -1,6 +1,13 @@
 import { GraphQLError, Kind, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { AuthUnavailableError, RateLimitedError, UnauthenticatedError } from '../../src/errors/access-refusals.js';
+import {
+  AdminPathNotFoundError,
+  AdminUnauthenticatedError,
+  PurgeTargetAmbiguousError,
+  PurgeTargetInvalidError,
+  PurgeTargetMissingError,
+} from '../../src/errors/admin-refusals.js';
 import { ClientError } from '../../src/errors/client-error.js';
 import { ERROR_CODES, type ErrorCode } from '../../src/errors/codes.js';
 import { BadArgumentValueError, BadScalarValueError, BadUserInputError } from '../../src/errors/field-errors.js';
@@ -87,6 +94,11 @@ const CLIENT_ERRORS: Error[] = [
   new UpstreamTimeoutError('detail'),
   new UpstreamBadResponseError('detail'),
   new UpstreamRejectedQueryError('detail'),
+  new AdminUnauthenticatedError(false),
+  new AdminPathNotFoundError('/purge'),
+  new PurgeTargetMissingError('names nothing'),
+  new PurgeTargetAmbiguousError(['all', 'jurisdiction']),
+  new PurgeTargetInvalidError('not JSON'),
 ];
 
 /** Failures inside the gateway that no client is told of as they are. */

@@ -1,13 +1,16 @@
+import { EventEmitter, once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/gateway/config/gateway-config.js';
+import { BEFORE_ANY_PURGE, PURGE_SCRIPTS } from '../../src/shared-state/purge-scripts.js';
 import { RedisStore } from '../../src/shared-state/redis-store.js';
 import { ALL_SCRIPTS } from '../../src/shared-state/scripts.js';
+import { ALL_TAG } from '../../src/upstream/cache-tags.js';
 import { collectedLog } from '../support/log-lines.js';
 import { documentedAclUser } from '../support/redis-acl.js';
 import { redisCli } from '../support/redis-cli.js';
 import { type RedisCluster, startRedisCluster } from '../support/redis-cluster.js';
 import { redisTarget } from '../support/redis-server.js';
-import { eventually, SAFETY_MS } from '../support/within.js';
+import { eventually, SAFETY_MS, within } from '../support/within.js';
 
 const PASSWORD = 'cluster-password-0123';
 const ADMISSION = { holder: 'this instance', longestHoldMs: 60_000 };
@@ -35,7 +38,7 @@ async function onMaster(port: number, pattern: string): Promise<{ digests: strin
 }
 
 describe('the shared store on a Redis Cluster', () => {
-  it('runs every script on three masters, as the documented ACL user, each on one hash slot, windows and buckets spread over the masters', async () => {
+  it('runs every script on three masters, as the documented ACL user, each on one hash slot, windows and buckets spread over the masters, purges told on a sharded channel', async () => {
     // The cluster refuses a script across hash slots: a script that ran here named keys of one slot.
     expect(await redisCli(cluster.ports[0]!, '-c', 'EVAL', 'return 1', '2', 'csg:{a}', 'csg:{b}')).toContain('CROSSSLOT');
     const log = collectedLog();
@@ -50,9 +53,9 @@ describe('the shared store on a Redis Cluster', () => {
       await eventually(() => expect(store.state).toEqual({ state: 'sharing' }));
       const claim = (key: string, lockId: string) => store.claimWindow({ key, lockId, lockMs: 60_000, freshMs: 60_000 });
       for (let i = 0; i < SPREAD; i++) {
-        expect(await claim(`w:${i}`, 'a')).toEqual({ outcome: 'taken', stored: undefined });
-        expect(await claim(`w:${i}`, 'b')).toEqual({ outcome: 'held', stored: undefined });
-        await store.publishWindow(`w:${i}`, `window ${i}`, 0, 60_000, 'a');
+        expect(await claim(`w:${i}`, 'a')).toEqual({ outcome: 'taken', stored: undefined, purges: BEFORE_ANY_PURGE });
+        expect(await claim(`w:${i}`, 'b')).toEqual({ outcome: 'held', stored: undefined, purges: BEFORE_ANY_PURGE });
+        await store.publishWindow(`w:${i}`, `window ${i}`, 0, 60_000, 'a', { tags: [ALL_TAG], seen: BEFORE_ANY_PURGE });
         expect(await claim(`w:${i}`, 'b')).toMatchObject({ outcome: 'fresh', stored: { value: `window ${i}` } });
         expect(await store.take(`rl:${i}`, { burst: 1, perMinute: 1 }, 1)).toEqual({ allowed: true });
         expect(await store.take(`rl:${i}`, { burst: 1, perMinute: 1 }, 1)).toMatchObject({ allowed: false });
@@ -78,14 +81,39 @@ describe('the shared store on a Redis Cluster', () => {
       expect(await store.admit(ADMISSION)).toMatchObject({ outcome: 'held back', reason: 'rate_limited' });
 
       const masters = await cluster.masters();
-      const seen = await Promise.all(masters.map((port) => onMaster(port, 'csg:{*')));
-      expect(new Set(seen.flatMap(({ digests }) => digests))).toEqual(new Set(ALL_SCRIPTS.map((script) => script.sha1)));
       // Each master holds windows and buckets of its own: their tags spread them.
       const windows = await Promise.all(masters.map((port) => onMaster(port, 'csg:{w:*}')));
       const buckets = await Promise.all(masters.map((port) => onMaster(port, 'csg:{rl:*}')));
       expect(windows.map(({ keys }) => keys > 0)).toEqual([true, true, true]);
       expect(buckets.map(({ keys }) => keys > 0)).toEqual([true, true, true]);
+
+      // A purge: its keys in one slot, the windows it drops on every master, the fleet told on the sharded channel
+      // (SPUBLISH from the script, in the purge keys' slot; SSUBSCRIBE on the master of that slot).
+      const told = new EventEmitter();
+      store.onPurge(() => told.emit('purge'));
+      const listening = async () => {
+        const counts = await Promise.all(masters.map((port) => redisCli(port, 'PUBSUB', 'SHARDNUMSUB', 'csg:{purges}purged')));
+        return counts.reduce((sum, count) => sum + Number(count.trim().split('\n')[1]), 0);
+      };
+      await eventually(async () => expect(await listening()).toBe(1));
+      const before = await claim('w:0', 'before the purge');
+      const heard = within(once(told, 'purge'), SAFETY_MS, 'a purge notice on the sharded channel');
+      const purged = await store.purge(ALL_TAG, 60_000);
+      expect(purged).toEqual({ windows: SPREAD, position: { log: expect.any(String), sequence: 1 } });
+      await heard;
+      expect(await store.purgesSince({ log: purged!.position.log, sequence: 0 })).toEqual({ position: purged!.position, tags: [ALL_TAG] });
+      const left = await Promise.all(masters.map((port) => onMaster(port, 'csg:{w:*}')));
+      expect(left.map(({ keys }) => keys)).toEqual([0, 0, 0]);
+      // A fetch claimed before the purge is not stored after it: the window's tombstone, in its own slot, says so.
+      await store.publishWindow('w:0', 'stale window', 0, 60_000, 'before the purge', { tags: [ALL_TAG], seen: before.purges! });
+      expect(await claim('w:0', 'after the purge')).toMatchObject({ outcome: 'taken', stored: undefined });
+
+      const seen = await Promise.all(masters.map((port) => onMaster(port, 'csg:{*')));
+      expect(new Set(seen.flatMap(({ digests }) => digests))).toEqual(
+        new Set([...ALL_SCRIPTS, ...PURGE_SCRIPTS].map((script) => script.sha1)),
+      );
       expect(log.count('Redis refused a command')).toBe(0);
+      expect(log.count('Could not listen on a Redis channel')).toBe(0);
       expect(store.state).toEqual({ state: 'sharing' });
     } finally {
       await store.close();

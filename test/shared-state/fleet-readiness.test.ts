@@ -5,13 +5,19 @@ import { changes, promtoolProblems, scrape } from '../support/metrics.js';
 import { redisCli } from '../support/redis-cli.js';
 import { RedisGroup, serverArgs } from '../support/redis-server.js';
 import { sharingReport } from '../support/sharing-report.js';
-import { SAFETY_MS, within } from '../support/within.js';
+import { eventually, SAFETY_MS, within } from '../support/within.js';
 
 let fleet: Fleet<FleetRedis> | undefined;
 afterEach(async () => {
   await fleet?.close();
   fleet = undefined;
 });
+
+/** How many windows the fleet's Redis holds (`csg:{w:…}`, not their locks or tombstones). */
+async function storedWindows(target: Fleet<FleetRedis>): Promise<number> {
+  const scanned = await redisCli(Number(new URL(target.redis.url).port), '--scan', '--pattern', 'csg:{w:*}');
+  return scanned.split('\n').filter((key) => key.endsWith('}')).length;
+}
 
 async function readiness(index: number): Promise<{ status: number; body: { status: string; redis?: string } }> {
   const answer = await send(`${fleet!.gateways[index]!.url}/ready`);
@@ -127,6 +133,9 @@ describe('metrics of a fleet on Redis', () => {
 
     // Instance 0 misses in the store and fetches (a token call and a search: the whole budget); instance 1 finds the window there.
     expect((await fleet.search(0, { q: 'Holdings', jurisdiction: 'GB' })).status).toBe(200);
+    // Published once its answer is on its way: instance 1 asks once it is in Redis.
+    const started = fleet;
+    await eventually(async () => expect(await storedWindows(started)).toBe(1));
     expect((await fleet.search(1, { q: 'Holdings', jurisdiction: 'GB' })).status).toBe(200);
     // A new search finds nothing cached, and the budget has no call left for it.
     const spent = await fleet.search(1, { q: 'Trading', jurisdiction: 'GB' });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/gateway/config/gateway-config.js';
 import type { RedisRefusalCause } from '../../src/shared-state/redis-refusals.js';
+import { BEFORE_ANY_PURGE } from '../../src/shared-state/purge-scripts.js';
 import { RedisStore } from '../../src/shared-state/redis-store.js';
 import { collectedLog, type CollectedLog } from '../support/log-lines.js';
 import { redisCli } from '../support/redis-cli.js';
@@ -81,7 +82,7 @@ describe('a Redis that answers and refuses what sharing needs', () => {
     await eventually(() => expect(store.state).toEqual({ state: 'sharing' }));
     await redisCli(port, 'ACL', 'SETUSER', 'gateway', '-hset');
     // A window stored: the script that stores it runs HSET.
-    await store.publishWindow('w', 'window', 0, 60_000, undefined);
+    await store.publishWindow('w', 'window', 0, 60_000, undefined, { tags: [], seen: BEFORE_ANY_PURGE });
     expect(store.state).toMatchObject({ state: 'refused', refusal: { cause: 'no_permission' } });
     expect(log.count(`${REFUSED} (no_permission)`)).toBe(1);
     expect(JSON.stringify(log.lines)).not.toContain('acl-password-0123');

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/gateway/config/gateway-config.js';
+import { BEFORE_ANY_PURGE } from '../../src/shared-state/purge-scripts.js';
 import { MAX_VALUE_BYTES, RedisStore } from '../../src/shared-state/redis-store.js';
 import type { Alarm } from '../../src/upstream/resilience/clock.js';
 import type { WindowClaimRequest } from '../../src/upstream/shared-store.js';
@@ -68,19 +69,31 @@ describe('RedisStore', () => {
   it('reads a window, and claims its fetch when it is missing or stale, in one script judged by one clock', async () => {
     const clock = manualClock();
     const timed = await open({ clock });
-    expect(await timed.claimWindow(claim('w', 'first'))).toEqual({ outcome: 'taken', stored: undefined });
+    expect(await timed.claimWindow(claim('w', 'first'))).toEqual({ outcome: 'taken', stored: undefined, purges: BEFORE_ANY_PURGE });
     // The same claim asked again (after a late answer) finds the lock its own; another finds it held.
-    expect(await timed.claimWindow(claim('w', 'first'))).toEqual({ outcome: 'taken', stored: undefined });
-    expect(await timed.claimWindow(claim('w', 'second'))).toEqual({ outcome: 'held', stored: undefined });
+    expect(await timed.claimWindow(claim('w', 'first'))).toEqual({ outcome: 'taken', stored: undefined, purges: BEFORE_ANY_PURGE });
+    expect(await timed.claimWindow(claim('w', 'second'))).toEqual({ outcome: 'held', stored: undefined, purges: BEFORE_ANY_PURGE });
 
     // Fetched 300 ms ago by its writer's clock: stored that old on the store's, whatever the writer's clock reads.
-    await timed.publishWindow('w', 'window', 300, 60_000, 'first');
-    expect(await timed.claimWindow(claim('w', 'second'))).toEqual({ outcome: 'fresh', stored: { value: 'window', ageMs: 300 } });
+    await timed.publishWindow('w', 'window', 300, 60_000, 'first', { tags: [], seen: BEFORE_ANY_PURGE });
+    expect(await timed.claimWindow(claim('w', 'second'))).toEqual({
+      outcome: 'fresh',
+      stored: { value: 'window', ageMs: 300 },
+      purges: BEFORE_ANY_PURGE,
+    });
     clock.advance(701);
     // Past its TTL: served stale, and the publish released the first lock, so the second claim takes it.
-    expect(await timed.claimWindow(claim('w', 'second'))).toEqual({ outcome: 'taken', stored: { value: 'window', ageMs: 1_001 } });
+    expect(await timed.claimWindow(claim('w', 'second'))).toEqual({
+      outcome: 'taken',
+      stored: { value: 'window', ageMs: 1_001 },
+      purges: BEFORE_ANY_PURGE,
+    });
     await timed.releaseWindow('w', 'first');
-    expect(await timed.claimWindow(claim('w', 'third'))).toEqual({ outcome: 'held', stored: { value: 'window', ageMs: 1_001 } });
+    expect(await timed.claimWindow(claim('w', 'third'))).toEqual({
+      outcome: 'held',
+      stored: { value: 'window', ageMs: 1_001 },
+      purges: BEFORE_ANY_PURGE,
+    });
     await timed.releaseWindow('w', 'second');
     expect((await timed.claimWindow(claim('w', 'third'))).outcome).toBe('taken');
   });
@@ -105,12 +118,12 @@ describe('RedisStore', () => {
   it('reads no window longer than the gateway writes: one planted in Redis is not read, and reads as none', async () => {
     redisCli(['HSET', 'test:{planted}', 'at', '0']);
     redisCli(['HSET', 'test:{planted}', 'v'], 'x'.repeat(MAX_VALUE_BYTES + 1));
-    expect(await store.claimWindow(claim('planted', 'a'))).toEqual({ outcome: 'taken', stored: undefined });
+    expect(await store.claimWindow(claim('planted', 'a'))).toEqual({ outcome: 'taken', stored: undefined, purges: BEFORE_ANY_PURGE });
     // Another type under the key, or a stamp that is no number, is no window either.
     redisCli(['SET', 'test:{string}', 'value']);
-    expect(await store.claimWindow(claim('string', 'a'))).toEqual({ outcome: 'taken', stored: undefined });
+    expect(await store.claimWindow(claim('string', 'a'))).toEqual({ outcome: 'taken', stored: undefined, purges: BEFORE_ANY_PURGE });
     redisCli(['HSET', 'test:{nan}', 'v', 'window', 'at', 'nan']);
-    expect(await store.claimWindow(claim('nan', 'a'))).toEqual({ outcome: 'taken', stored: undefined });
+    expect(await store.claimWindow(claim('nan', 'a'))).toEqual({ outcome: 'taken', stored: undefined, purges: BEFORE_ANY_PURGE });
   });
 
   it('keeps the token, its renewal lock and the refused flag, drops a token only while it is still the refused one', async () => {
@@ -158,13 +171,14 @@ describe('RedisStore', () => {
     deadlines.forgetSilenced();
     let release = proxy.hold();
     const claiming = timed.claimWindow(claim('w', 'a'));
-    await eventually(() => expect(deadlines.count).toBe(1));
-    deadlines.ringTheOnlyOne(DEFAULT_REDIS_COMMAND_TIMEOUT_MS);
+    // The claim, and beside it the read of where purges are: two calls, each under its deadline.
+    await eventually(() => expect(deadlines.count).toBe(2));
+    deadlines.ringFrom(0);
     expect(await claiming).toEqual({ outcome: 'missed', stored: undefined });
     release();
     await proxy.drained();
     // The late claim took the lock; asked again with its id, it is found to be this claim's.
-    expect(await timed.claimWindow(claim('w', 'a'))).toEqual({ outcome: 'taken', stored: undefined });
+    expect(await timed.claimWindow(claim('w', 'a'))).toEqual({ outcome: 'taken', stored: undefined, purges: BEFORE_ANY_PURGE });
     // Tokens taken from a bucket: asking again would take twice. Unanswered by its deadline, the take reads as no
     // answer (the caller decides alone) at once, while its answer is still held back.
     release = proxy.hold();
@@ -228,7 +242,7 @@ describe('RedisStore', () => {
   });
 
   it('takes a lost connection for an outage at once, goes on alone, and shares again once Redis is restarted', async () => {
-    await store.publishWindow('w', 'before', 0, 60_000, undefined);
+    await store.publishWindow('w', 'before', 0, 60_000, undefined, { tags: [], seen: BEFORE_ANY_PURGE });
     const outage = log.next(OUTAGE);
     await redis.kill();
     await within(outage, SAFETY_MS, 'the outage to be noticed');
@@ -236,7 +250,7 @@ describe('RedisStore', () => {
     const back = log.next(BACK);
     await redis.restart();
     await within(back, SAFETY_MS, 'Redis to be found back');
-    await store.publishWindow('w', 'after', 0, 60_000, undefined);
+    await store.publishWindow('w', 'after', 0, 60_000, undefined, { tags: [], seen: BEFORE_ANY_PURGE });
     expect(await store.claimWindow(claim('w', 'a'))).toMatchObject({ outcome: 'fresh', stored: { value: 'after' } });
     expect(log.count(OUTAGE)).toBe(1);
   });
@@ -254,7 +268,7 @@ describe('RedisStore', () => {
       expect(refusedLog.count('sharing the upstream state')).toBe(0);
       expect(JSON.stringify(refusedLog.lines)).not.toContain('wrong-redis-password');
       const right = await open({ url: guarded.url });
-      await right.publishWindow('a', 'x', 0, 1_000, undefined);
+      await right.publishWindow('a', 'x', 0, 1_000, undefined, { tags: [], seen: BEFORE_ANY_PURGE });
       expect(await right.claimWindow(claim('a', 'a'))).toMatchObject({ outcome: 'fresh', stored: { value: 'x' } });
       expect(JSON.stringify(log.lines)).not.toContain('s3cret-redis-password');
     } finally {

@@ -7,6 +7,7 @@ import { companyWith } from '../support/declared-companies.js';
 import { redisStorePerTest } from '../support/redis-server.js';
 
 const KEY = 'acme|gb|0';
+const QUERY = { q: 'acme', jurisdiction: 'GB' };
 const TTL_MS = 60_000;
 const MAX_AGE_MS = 10 * 60_000;
 const HOUR_MS = 60 * 60_000;
@@ -33,7 +34,7 @@ describe('SharedWindows', () => {
   it("judges a window's age on the store's clock: one an instance an hour ahead publishes is no fresher for another", async () => {
     const ahead = manualClock(clock()() + HOUR_MS);
     const behind = manualClock(clock()());
-    await windows(ahead).fetch(KEY, undefined, fetched(ahead));
+    await windows(ahead).fetch(KEY, QUERY, undefined, fetched(ahead));
     const fresh = await windows(behind).lookup(KEY);
     expect(fresh).toMatchObject({ window: { fetchedAt: behind() }, claim: undefined });
     for (const moving of [clock(), ahead, behind]) moving.advance(TTL_MS + 1);
@@ -54,7 +55,7 @@ describe('SharedWindows', () => {
     ];
     for (const [index, slot] of slots.entries()) {
       const key = `${KEY}|${index}`;
-      await shared.fetch(key, undefined, fetched(clock(), [slot]));
+      await shared.fetch(key, QUERY, undefined, fetched(clock(), [slot]));
       expect((await shared.lookup(key)).window?.slots).toEqual([slot]);
     }
   });

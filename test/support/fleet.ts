@@ -4,7 +4,7 @@ import { createLogger } from '../../src/gateway/logger.js';
 import { optionsOf } from '../../src/gateway/options-from-settings.js';
 import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
 import { startLookupService, type LookupService, type LookupServiceOptions } from '../../src/lookup-service/index.js';
-import type { Clock } from '../../src/upstream/resilience/clock.js';
+import type { Alarm, Clock } from '../../src/upstream/resilience/clock.js';
 import { send, type HttpAnswer } from './http.js';
 import { startRedisProxy, type RedisProxy } from './redis-proxy.js';
 import { redisTarget, startRedisServer, type RedisServer } from './redis-server.js';
@@ -60,6 +60,10 @@ export interface FleetOptions<R extends FleetRedis = RedisServer> {
   tokenAtStart?: boolean;
   /** Each instance reaches Redis through a proxy of its own (`fleet.proxies`), to slow or cut its network (one server only). */
   redisProxies?: boolean;
+  /** What sets each instance's reads of the fleet's log of purges, by index, e.g. alarms the test rings. */
+  purgeCheckAlarms?: (Alarm | undefined)[];
+  /** Where the instances' upstream is instead of the lookup service, e.g. a proxy that holds a search. */
+  upstreamUrl?: string;
   /** With `redisProxies`: each proxy cut before the instances start (Redis out of reach as they open), until `restore()`. */
   redisCutAtStart?: boolean;
 }
@@ -92,7 +96,7 @@ export async function startFleet<R extends FleetRedis = RedisServer>(options: Fl
     };
     return startGateway({
       ...optionsOf(config).gateway,
-      target: { url: new URL(lookup.url), ...lookup.credentials },
+      target: { url: new URL(options.upstreamUrl ?? lookup.url), ...lookup.credentials },
       logger: createLogger(config.logLevel, {
         write: (line: string) => {
           lines.push(line);
@@ -102,6 +106,7 @@ export async function startFleet<R extends FleetRedis = RedisServer>(options: Fl
       clock: options.instanceClocks?.[i] ?? options.clock,
       redisClock: options.clock,
       tokenAtStart: options.tokenAtStart,
+      purgeCheckAlarm: options.purgeCheckAlarms?.[i],
     });
   });
   const started = await Promise.allSettled(starting);

@@ -23,16 +23,24 @@ export interface HoldingUpstream {
   close(): Promise<void>;
 }
 
+export interface HoldingOptions {
+  /** false: forwards the search too until `hold()`, so that a window can be fetched first and its refresh held. */
+  holding?: boolean;
+  /** Holds the lookup service's answer, made at once, rather than the request: the data is what it was when asked. */
+  answer?: boolean;
+  /** Holds only the first search held; later ones go through. */
+  once?: boolean;
+}
+
 /**
  * Between the gateway and the lookup service: every call is forwarded, and
- * the search for `q` (every search `q` accepts, given a test) waits until
- * `release()`. A test drives a client's leaving, or calls in flight together,
- * by these events, not by latencies and client timeouts.
- * `holding: false` forwards the search too until `hold()`, so that a window can be fetched first and its refresh held.
+ * the search for `q` (every search `q` accepts, given a test), or its answer,
+ * waits until `release()`. A test drives a client's leaving, or calls in
+ * flight together, by these events, not by latencies and client timeouts.
  */
 export async function holdingUpstream(
   q: string | ((asked: string) => boolean),
-  { holding = true }: { holding?: boolean } = {},
+  { holding = true, answer: holdAnswer = false, once = false }: HoldingOptions = {},
 ): Promise<HoldingUpstream> {
   const held = typeof q === 'string' ? (asked: string) => asked === q : q;
   let target = '';
@@ -46,8 +54,10 @@ export async function holdingUpstream(
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
     const asked = new URL(incoming.url ?? '/', 'http://upstream').searchParams.get('q');
-    if (holds && asked !== null && held(asked)) {
-      arrivals += 1;
+    const holdsThis = holds && asked !== null && held(asked);
+    if (holdsThis && once) holds = false;
+    if (holdsThis) arrivals += 1;
+    if (holdsThis && !holdAnswer) {
       arrived();
       await released;
     }
@@ -58,6 +68,10 @@ export async function holdingUpstream(
       body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
     });
     const body = Buffer.from(await answer.body.arrayBuffer());
+    if (holdsThis && holdAnswer) {
+      arrived();
+      await released;
+    }
     outgoing.writeHead(answer.statusCode, { 'content-type': String(answer.headers['content-type'] ?? 'application/json') });
     outgoing.end(body);
   });

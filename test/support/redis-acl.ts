@@ -8,7 +8,7 @@ export function documentedAclRules(): string[] {
   return line[1]!.split(' ');
 }
 
-/** The `ACL SETUSER` arguments that make `user` with `password` as the docs say, on keys under `prefix` rather than `csg:`. */
+/** The `ACL SETUSER` arguments that make `user` with `password` as the docs say, on keys and channels under `prefix` rather than `csg:`. */
 export function documentedAclUser(user: string, password: string, prefix = 'csg:'): string[] {
-  return ['ACL', 'SETUSER', user, 'on', `>${password}`, ...documentedAclRules().map((rule) => (rule === '~csg:*' ? `~${prefix}*` : rule))];
+  return ['ACL', 'SETUSER', user, 'on', `>${password}`, ...documentedAclRules().map((rule) => rule.replace(/^([~&])csg:/, `$1${prefix}`))];
 }

@@ -1,5 +1,4 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import { RedisStore } from '../../src/shared-state/redis-store.js';
 import { parseRedisTarget, type RedisTarget } from '../../src/shared-state/redis-target.js';
 import { manualClock, type ManualClock } from './clock.js';
 import { freePorts } from './free-port.js';
+import { stopChild } from './processes.js';
 import { collectedLog } from './log-lines.js';
 import { eventually, within } from './within.js';
 
@@ -82,14 +82,6 @@ function spawnOn(port: number, options: RedisServerOptions): Promise<ChildProces
   const args = serverArgs(port);
   if (options.password !== undefined) args.push('--requirepass', options.password);
   return spawnRedis(args);
-}
-
-/** SIGKILL, and waits for it to be gone; nothing when it has exited already. */
-export async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGKILL');
-  await exited;
 }
 
 /**

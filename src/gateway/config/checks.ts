@@ -1,4 +1,5 @@
 import { MIN_JWT_SECRET_LENGTH } from '../access/jwt.js';
+import { MIN_ADMIN_TOKEN_LENGTH } from '../admin/admin-server.js';
 import type { Settings } from './settings.js';
 
 /**
@@ -112,6 +113,24 @@ export const CHECKS: readonly Check[] = [
       if (!allowArbitraryOperations && !judge.given('trustedDocuments')) {
         judge.problem('ALLOW_ARBITRARY_OPERATIONS=false needs TRUSTED_DOCUMENTS, the manifest of the operations to allow');
       }
+    },
+  },
+  {
+    // The admin server is for operators: on a port of its own, never the public one, and only with its token.
+    about: ['port', 'metricsPort', 'adminPort', 'adminToken'],
+    judge({ port, metricsPort, adminPort, adminToken }, judge) {
+      if (judge.refused('adminPort', 'adminToken')) return;
+      if (adminPort === undefined) {
+        if (adminToken !== undefined) judge.problem('ADMIN_TOKEN is set but ADMIN_PORT is not; set ADMIN_PORT to serve purges');
+        return;
+      }
+      if (adminToken === undefined) judge.problem('ADMIN_PORT needs ADMIN_TOKEN, the bearer token admin requests must carry');
+      // The token is never echoed, only measured.
+      else if (adminToken.length < MIN_ADMIN_TOKEN_LENGTH)
+        judge.problem(`ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters long`);
+      if (adminPort === 0 || judge.refused('port', 'metricsPort')) return;
+      if (adminPort === port) judge.problem(`ADMIN_PORT (${adminPort}) must differ from PORT: purges are never served on the public port`);
+      if (adminPort === metricsPort) judge.problem(`ADMIN_PORT (${adminPort}) must differ from METRICS_PORT`);
     },
   },
   {

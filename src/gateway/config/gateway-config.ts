@@ -70,6 +70,20 @@ export function readConfig(env: Env = process.env): GatewayConfig {
 }
 
 /**
+ * Only the settings `keys` name, read as readConfig reads them (a secret from
+ * its file too), or a ConfigError naming their problems: for a tool that needs
+ * a few of the gateway's settings, such as `npm run purge`, run where the
+ * gateway's environment is. No check of several settings is made.
+ */
+export function readSettings<K extends keyof Settings>(keys: readonly K[], env: Env = process.env): Pick<Settings, K> {
+  const reading = new Reading(env);
+  const wanted = DECLARED.filter(({ key }) => (keys as readonly string[]).includes(key));
+  for (const { key, declared } of wanted) reading.take(declared, POSITION.get(key)!);
+  if (reading.problems.length > 0) throw new ConfigError(reading.problems.map(({ message }) => message));
+  return Object.fromEntries(wanted.map(({ key, declared }) => [key, reading.read(declared)])) as Pick<Settings, K>;
+}
+
+/**
  * Reads one setting after another: a blank value counts as unset; a refused
  * value leaves its default in place, and every problem is kept, so that one
  * start names them all.

@@ -1,5 +1,6 @@
 import { type ApiKey, MIN_API_KEY_LENGTH } from '../access/api-keys.js';
 import { MIN_JWT_SECRET_LENGTH } from '../access/jwt.js';
+import { MIN_ADMIN_TOKEN_LENGTH } from '../admin/admin-server.js';
 import { LOG_FORMATS, LOG_LEVELS } from '../logger.js';
 import {
   apiKeys as apiKeyList,
@@ -321,6 +322,12 @@ export const cacheSettings = {
     default: true,
     doc: 'reuse the serialized answer to a request repeated byte for byte while its data is fresh (see *Response cache* in docs/behaviour.md); `false` runs every request through GraphQL',
   }),
+  cdnTagHeader: setting({
+    env: 'CDN_TAG_HEADER',
+    kind: oneOf(['Cache-Tag', 'Surrogate-Key', 'none']),
+    default: 'Cache-Tag',
+    doc: "the header that carries, on each GET answer a shared cache may keep, the tags a CDN purges by: the jurisdiction, the search and each company number (`Cache-Tag`, comma-separated, for Cloudflare, Akamai and Apollo Router's users; `Surrogate-Key`, space-separated, for Fastly; Varnish's xkey reads either). Over 4 KiB of tags, the answer is `private` instead. `none` sends no tags (see *HTTP caching* in docs/behaviour.md)",
+  }),
 };
 
 /** Development or production: what several defaults follow from. */
@@ -541,6 +548,31 @@ export const observabilitySettings = {
   }),
 };
 
+/** The admin server: purges, for operators only. */
+export const adminSettings = {
+  adminPort: setting({
+    env: 'ADMIN_PORT',
+    kind: integer(0, 65_535),
+    default: undefined,
+    defaultDoc: 'unset: no admin server',
+    doc: 'port of the admin server, `POST /purge` with `Authorization: Bearer <ADMIN_TOKEN>` (see *Purging cached data* in docs/operations.md); never the public port (`0`: any free port)',
+  }),
+  adminHost: setting({
+    env: 'ADMIN_HOST',
+    kind: host,
+    default: '127.0.0.1',
+    doc: 'address the admin server listens on; keep it off networks clients reach',
+  }),
+  adminToken: setting({
+    env: 'ADMIN_TOKEN',
+    kind: text,
+    default: undefined,
+    defaultDoc: 'required with `ADMIN_PORT`',
+    secret: true,
+    doc: `the bearer token every admin request must carry, at least ${MIN_ADMIN_TOKEN_LENGTH} characters (\`openssl rand -base64 32\`); compared by its SHA-256 in constant time, never logged. \`npm run purge\` reads it as the gateway does`,
+  }),
+};
+
 /** The gateway's own log. */
 export const logSettings = {
   logLevel: setting({
@@ -628,6 +660,7 @@ export const SETTING_GROUPS = [
   { title: 'Rate limits', settings: rateLimitSettings },
   { title: 'A fleet on one Redis', settings: sharedStateSettings },
   { title: 'Metrics and shutdown', settings: observabilitySettings },
+  { title: 'Administration', settings: adminSettings },
   { title: 'Logs', settings: logSettings },
   { title: 'Tracing', settings: tracingSettings },
 ] as const;
@@ -641,3 +674,4 @@ export type CacheSettings = SettingsOf<typeof cacheSettings>;
 export type GraphqlSettings = SettingsOf<typeof graphqlSettings>;
 export type RequestLimitSettings = SettingsOf<typeof requestLimitSettings>;
 export type SharedStateSettings = SettingsOf<typeof sharedStateSettings>;
+export type AdminSettings = SettingsOf<typeof adminSettings>;

@@ -3,11 +3,18 @@ import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import { systemClock, type Clock } from '../../upstream/resilience/clock.js';
 import { bufferBytes, LRU_ENTRY_BYTES, objectBytes, stringBytes } from '../../upstream/heap-size.js';
+import { ALL_TAG } from '../../upstream/cache-tags.js';
 import { isBatchBody } from '../graphql/batch-body.js';
 
 export interface SerializedAnswer {
   contentType: string;
   body: Buffer;
+  /** What its data is about (upstream/cache-tags.ts), separated by spaces: a purge of any of them drops it. */
+  tags: string;
+  /** Epoch ms until which its data is fresh. */
+  freshUntil: number;
+  /** A GET's: the validator HTTP caches revalidate it by. */
+  etag: string | undefined;
 }
 
 export interface ResponseCacheOptions {
@@ -41,7 +48,7 @@ export const MAX_KEY_LENGTH = 8_192;
 
 /**
  * What an entry holds: the cache's entry, the key, the answer object, its
- * content type and its body with the Buffer's own bookkeeping.
+ * content type, tags and ETag, and its body with the Buffer's own bookkeeping.
  *
  * Checked with scripts/calibrate-cache-sizes.ts, which compares the heap and
  * the process memory outside it that answers of several sizes hold after GC
@@ -49,7 +56,15 @@ export const MAX_KEY_LENGTH = 8_192;
  * *What the caches count*).
  */
 function entryBytes(answer: SerializedAnswer, key: string): number {
-  return LRU_ENTRY_BYTES + stringBytes(key) + objectBytes(2) + stringBytes(answer.contentType) + bufferBytes(answer.body.byteLength);
+  return (
+    LRU_ENTRY_BYTES +
+    stringBytes(key) +
+    objectBytes(5) +
+    stringBytes(answer.contentType) +
+    stringBytes(answer.tags) +
+    (answer.etag === undefined ? 0 : stringBytes(answer.etag)) +
+    bufferBytes(answer.body.byteLength)
+  );
 }
 
 /**
@@ -71,6 +86,8 @@ export class ResponseCache {
   readonly #clock: Clock;
   /** Counts clear()s: each key starts with it, so that an answer begun before a clear, kept after it, is never found. */
   #generation = 0;
+  /** Counts purges: an answer whose execution began before one is not kept (its data may be what the purge dropped). */
+  #purges = 0;
 
   constructor(options: ResponseCacheOptions) {
     this.#maxTtlMs = options.maxTtlMs;
@@ -121,21 +138,54 @@ export class ResponseCache {
     this.#answers.clear();
   }
 
+  /** How many purges this cache has seen: read before an execution, and handed to set() with its answer. */
+  get purges(): number {
+    return this.#purges;
+  }
+
   /**
    * Keeps `answer` until `freshUntil` (on the clock), the moment its data goes
    * stale, or the maximum TTL, unless it would take more than its share of
-   * the cache (MAX_ENTRY_SHARE). A body that is a view of a larger buffer (Node
+   * the cache (MAX_ENTRY_SHARE), or a purge came since its execution began
+   * (`purgesBefore`, read then from `purges`). A body that is a view of a larger buffer (Node
    * serves small Buffers from an 8 KiB pool) is kept as a copy of its own, so
    * that the bytes counted are the bytes held.
    */
-  set(key: string, answer: SerializedAnswer, freshUntil: number): void {
-    const ttl = Math.min(freshUntil - this.#clock(), this.#maxTtlMs);
-    if (ttl < 1) return;
+  set(key: string, answer: SerializedAnswer, purgesBefore: number): void {
+    const ttl = Math.min(answer.freshUntil - this.#clock(), this.#maxTtlMs);
+    if (ttl < 1 || purgesBefore !== this.#purges) return;
     const { body } = answer;
     // Not Buffer.copyBytesFrom: it serves small copies from the same shared pool.
     const owned = body.byteLength === body.buffer.byteLength ? body : Buffer.from(new Uint8Array(body).buffer);
-    this.#answers.set(key, { contentType: answer.contentType, body: owned }, { ttl: Math.floor(ttl) });
+    this.#answers.set(key, { ...answer, body: owned }, { ttl: Math.floor(ttl) });
   }
+
+  /**
+   * Drops every answer whose data carries `tag`, and keeps any answer being
+   * made now from being kept (see set()); returns how many went. A walk over
+   * the answers held, made once per purge: no request pays for it.
+   */
+  purge(tag: string): number {
+    this.#purges += 1;
+    if (tag === ALL_TAG) {
+      const count = this.#answers.size;
+      this.#answers.clear();
+      return count;
+    }
+    const dropped: string[] = [];
+    for (const [key, answer] of this.#answers.entries()) if (holdsTag(answer.tags, tag)) dropped.push(key);
+    for (const key of dropped) this.#answers.delete(key);
+    return dropped.length;
+  }
+}
+
+/** Whether the space-separated `tags` hold `tag` whole. */
+function holdsTag(tags: string, tag: string): boolean {
+  for (let at = tags.indexOf(tag); at !== -1; at = tags.indexOf(tag, at + 1)) {
+    const end = at + tag.length;
+    if ((at === 0 || tags[at - 1] === ' ') && (end === tags.length || tags[end] === ' ')) return true;
+  }
+  return false;
 }
 
 function digestOf(bytes: string | Buffer): string {

@@ -4,6 +4,8 @@ import { CHANNELS, type CommandTraceContext } from '@redis/client';
 /** One command node-redis sent, in this process: which node it went to, and how many upstream searches had been made by then. */
 export interface SentCommand {
   command: string;
+  /** For EVALSHA, the script's digest. */
+  script: string | undefined;
   node: string;
   upstreamSearchesBefore: number;
 }
@@ -22,6 +24,7 @@ export function watchRedisCommands(upstreamSearches: () => number): { sent: Sent
     start(context: CommandTraceContext) {
       sent.push({
         command: context.command,
+        script: /^evalsha$/i.test(context.command) ? context.args[1] : undefined,
         node: `${context.serverAddress}:${context.serverPort}`,
         upstreamSearchesBefore: upstreamSearches(),
       });

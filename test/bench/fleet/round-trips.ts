@@ -1,3 +1,6 @@
+import { setTimeout as pause } from 'node:timers/promises';
+import { PUBLISH_WINDOW_SCRIPT } from '../../../src/shared-state/scripts.js';
+import type { Alarm } from '../../../src/upstream/resilience/clock.js';
 import type { Fleet, FleetRedis } from '../../support/fleet.js';
 import { outages, quantile, searchAt, sharingFleet, timed } from './measure.js';
 import { watchRedisCommands } from './redis-commands.js';
@@ -15,11 +18,20 @@ async function cost(fleet: Fleet<FleetRedis>, index: number, search: { q: string
   const seen = fleet.lookup.counters.searchRequests;
   const commands = watchRedisCommands(() => fleet.lookup.counters.searchRequests);
   const ms = await timed(fleet, index, search, 5);
-  // The publish that follows an upstream call is sent before the answer is written: nothing more comes after it.
+  // A window fetched is indexed under its tags, then stored, after the answer is written: the cost is counted once
+  // that last step is sent, so that it is not counted in the next search's.
+  if (fleet.lookup.counters.searchRequests > seen) {
+    const stored = () => commands.sent.some((command) => command.script === PUBLISH_WINDOW_SCRIPT.sha1);
+    for (let waited = 0; !stored() && waited < PUBLISH_WAIT_MS; waited += 1) await pause(1);
+  }
   commands.stop();
   const before = commands.sent.filter((command) => command.upstreamSearchesBefore === seen).length;
   return { before, after: commands.sent.length - before, ms };
 }
+
+const NEVER: Alarm = () => () => {};
+/** Longest a cost waits for the window's publish after the answer, in ms: a loaded host's Redis round trips. */
+const PUBLISH_WAIT_MS = 5_000;
 
 function most(costs: SearchCost[], field: 'before' | 'after'): number {
   return Math.max(...costs.map((one) => one[field]));
@@ -40,10 +52,13 @@ export async function roundTrips(redis: BenchRedis, count: number, delayMs: numb
     lookup: { searchLatencyMs: 5 },
     gateway: { redisKeyPrefix: 'bench-round-trips:', logLevel: 'warn' },
     redisProxies: delayMs !== undefined,
+    // Each instance's read of the fleet's log of purges, every second, is no search's: never made here, so that only
+    // what a search sends is counted.
+    purgeCheckAlarms: [NEVER, NEVER, NEVER],
   });
   try {
-    // The token, asked for once, so that no search timed here asks for it.
-    await timed(fleet, 0, searchAt(0, 'token'), 5);
+    // The token, asked for once, so that no search timed here asks for it (counted as one, so that its window's publish is not counted in the first).
+    await cost(fleet, 0, searchAt(0, 'token'));
     const run = async (tag: string) => {
       const cold: SearchCost[] = [];
       const repeated: SearchCost[] = [];
@@ -59,8 +74,8 @@ export async function roundTrips(redis: BenchRedis, count: number, delayMs: numb
     const repeat = most(plain.repeated, 'before') + most(plain.repeated, 'after');
     const lines = [
       `- Redis round trips of a cold search (one at a time, each command node-redis sent; the most over ${count}): ` +
-        `${coldBefore} before its upstream call (the client's rate limit, the window's claim, the call's admission), ${coldAfter} after it (the publish).`,
-      `- Redis round trips of the same search repeated on another instance (missing in its process, found in Redis): ${repeat} (the rate limit and the window).`,
+        `${coldBefore} before its upstream call (the client's rate limit, the window's claim with the read of where purges are sent beside it, the call's admission), ${coldAfter} after it (the window indexed under its tags, then stored).`,
+      `- Redis round trips of the same search repeated on another instance (missing in its process, found in Redis): ${repeat} (the rate limit, the window and where purges are).`,
       `- Cold search latency, median: ${median(plain.cold).toFixed(1)} ms; repeated: ${median(plain.repeated).toFixed(1)} ms.`,
     ];
     if (delayMs !== undefined) {
@@ -74,7 +89,7 @@ export async function roundTrips(redis: BenchRedis, count: number, delayMs: numb
       );
     }
     lines.push(`- Redis taken to be away: ${outages(fleet)} time(s).`);
-    return { lines, ok: coldBefore <= 3 && coldAfter <= 1 && repeat <= 2 };
+    return { lines, ok: coldBefore <= 4 && coldAfter <= 2 && repeat <= 3 };
   } finally {
     await fleet.close();
   }

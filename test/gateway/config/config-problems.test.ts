@@ -58,6 +58,7 @@ const BAD_VALUES: Record<string, BadValue> = {
   CACHE_STALE_IF_ERROR_MS: NUMBER,
   CACHE_MAX_BYTES: NUMBER,
   RESPONSE_CACHE: { value: 'yes' },
+  CDN_TAG_HEADER: { value: 'cache-tag' },
   NODE_ENV: { value: 'prod' },
   GATEWAY_API_KEYS: { value: KEY },
   JWT_JWKS_URL: { value: 'ftp://auth.example.com/jwks', with: JWT },
@@ -96,6 +97,9 @@ const BAD_VALUES: Record<string, BadValue> = {
   METRICS_PORT: NUMBER,
   METRICS_HOST: { value: 'metrics host' },
   SHUTDOWN_DRAIN_DELAY_MS: NUMBER,
+  ADMIN_PORT: NUMBER,
+  ADMIN_HOST: { value: 'admin host' },
+  ADMIN_TOKEN: { value: 'short', with: { ADMIN_PORT: '9465' } },
 };
 
 /** Whether the setting is one way of deciding who may call the gateway, which production requires. */

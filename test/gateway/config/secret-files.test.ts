@@ -33,6 +33,7 @@ const SECRETS: Record<string, { value: string; with: Record<string, string> }> =
   JWT_SECRET: { value: JWT_SECRET, with: { JWT_ISSUER: 'https://auth.example.com/', JWT_AUDIENCE: 'company-search' } },
   REDIS_URL: { value: 'redis://gateway:redis-password-0123@redis.internal:6379/0', with: {} },
   REDIS_SENTINEL_PASSWORD: { value: 'sentinel-password-0123', with: { REDIS_URL: 'redis-sentinel://sentinel.internal/mymaster' } },
+  ADMIN_TOKEN: { value: 'admin-token-0123456789abcdef0123456789', with: { ADMIN_PORT: '9465' } },
 };
 
 describe('a secret from a file', () => {
