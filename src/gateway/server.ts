@@ -194,7 +194,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       : undefined;
   const unreadAnswers = new UnreadAnswers(options.limits.maxResponseBytes * UNREAD_ANSWERS_SHARE, logger);
   const handleRequest = createRequestHandler({
-    next: createYogaResponder(gateway, responseCache, httpCachingFor(options, clock), metrics),
+    next: createYogaResponder(gateway, responseCache, httpCachingFor(options, live, clock), metrics),
     cors: createCorsPolicy(options.cors.allowedOrigins),
     checkAccess: live.checkAccess,
     rateLimiter: clientRateLimitFor(options.rateLimit, shared, options.clock),
@@ -282,10 +282,10 @@ function cacheShares({ maxBytes, responseCache }: CacheOptions): { answers: numb
   return { answers, documents, windows: maxBytes - answers - documents };
 }
 
-/** What GET answers tell HTTP caches, as the options decide: public where anyone may call, with the caches' TTL and stale rules. */
-function httpCachingFor({ access, caches }: GatewayParts, clock: Clock): HttpCaching {
+/** What GET answers tell HTTP caches, as the options decide: public while anyone may call (as reloaded), with the caches' TTL and stale rules. */
+function httpCachingFor({ caches }: GatewayParts, live: LiveSettings, clock: Clock): HttpCaching {
   return new HttpCaching({
-    scope: access.allowAnonymous ? 'public' : 'private',
+    scope: () => (live.allowsAnonymous ? 'public' : 'private'),
     maxTtlMs: caches.ttlMs,
     staleWhileRevalidateMs: caches.staleWhileRevalidateMs,
     staleIfErrorMs: caches.staleIfErrorMs,

@@ -128,6 +128,11 @@ export const CHECKS: readonly Check[] = [
       // The token is never echoed, only measured.
       else if (adminToken.length < MIN_ADMIN_TOKEN_LENGTH)
         judge.problem(`ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters long`);
+      // A bearer token travels as one run of visible ASCII (RFC 6750's token68 and more): any other would be refused on every purge.
+      else if (!/^[\x21-\x7e]+$/.test(adminToken))
+        judge.problem(
+          'ADMIN_TOKEN must be visible ASCII characters with no space, as a bearer token is sent (openssl rand -base64 32 makes one)',
+        );
       if (adminPort === 0 || judge.refused('port', 'metricsPort')) return;
       if (adminPort === port) judge.problem(`ADMIN_PORT (${adminPort}) must differ from PORT: purges are never served on the public port`);
       if (adminPort === metricsPort) judge.problem(`ADMIN_PORT (${adminPort}) must differ from METRICS_PORT`);

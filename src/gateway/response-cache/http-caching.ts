@@ -8,9 +8,10 @@ export type TagHeader = 'Cache-Tag' | 'Surrogate-Key';
 export interface HttpCachingOptions {
   /**
    * `public` where anonymous access is allowed: the answer is anyone's to have, a shared cache may hand it to
-   * anyone. `private` where access control decides who gets it: only the client's own cache may keep it.
+   * anyone. `private` where access control decides who gets it: only the client's own cache may keep it. Asked at
+   * each answer: a reload may turn anonymous access off.
    */
-  scope: 'public' | 'private';
+  scope: () => 'public' | 'private';
   /** The response cache's longest TTL (CACHE_TTL_MS): no answer is reused longer, whatever its data says. */
   maxTtlMs: number;
   /** The search windows' stale rules: how long past its TTL the gateway itself still serves data. */
@@ -79,7 +80,7 @@ export class HttpCaching {
     const { tagHeader } = this.#options;
     const tagValue = tagHeader === undefined ? '' : tagHeader === 'Cache-Tag' ? answer.tags.replaceAll(' ', ',') : answer.tags;
     const untaggable = tagHeader !== undefined && tagValue.length > MAX_TAG_HEADER_BYTES;
-    const scope = untaggable ? 'private' : this.#options.scope;
+    const scope = untaggable ? 'private' : this.#options.scope();
     const headers: OutgoingHttpHeaders = {
       'cache-control': this.cacheControl(answer.freshUntil, scope),
       etag: answer.etag,

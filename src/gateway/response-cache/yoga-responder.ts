@@ -1,6 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { dataTags } from '../../upstream/cache-tags.js';
+import { ALL_TAG, dataTags } from '../../upstream/cache-tags.js';
 import { ExecutionRecord, type ReusableAnswer } from './execution-record.js';
 import { etagOf, type HttpCaching, matchesIfNoneMatch, NO_STORE } from './http-caching.js';
 import { isReusableRequest, type ResponseCache, type SerializedAnswer } from './response-cache.js';
@@ -115,7 +115,9 @@ async function execute(
 
 /** The answer as the caches keep it: its tags, its freshness and, for a GET, its ETag. */
 function reusableAnswer(request: IncomingMessage, contentType: string, body: Buffer, reusable: ReusableAnswer): SerializedAnswer {
-  const tags = new Set<string>();
+  // Everything's tag on every answer, those that read no upstream data included ({ __typename }, introspection): a
+  // purge of everything (a new schema, say) drops them from a CDN as well.
+  const tags = new Set<string>([ALL_TAG]);
   for (const source of reusable.sources) dataTags(source.query, source.companies, tags);
   return {
     contentType,

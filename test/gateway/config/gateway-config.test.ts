@@ -186,6 +186,11 @@ describe('readConfig', () => {
     expect(problemsOf({ ADMIN_PORT: '9465', ADMIN_TOKEN: `${token.slice(1)}` })).toEqual([
       'ADMIN_TOKEN must be at least 32 characters long',
     ]);
+    for (const unsendable of [`${token} two`, `${token}é`]) {
+      expect(problemsOf({ ADMIN_PORT: '9465', ADMIN_TOKEN: unsendable })).toEqual([
+        'ADMIN_TOKEN must be visible ASCII characters with no space, as a bearer token is sent (openssl rand -base64 32 makes one)',
+      ]);
+    }
     expect(problemsOf({ PORT: '9465', METRICS_PORT: '9464', ADMIN_PORT: '9465', ADMIN_TOKEN: token })).toEqual([
       'ADMIN_PORT (9465) must differ from PORT: purges are never served on the public port',
     ]);

@@ -143,6 +143,27 @@ describe('HTTP caching of GET answers', () => {
     expect(answer.headers.etag).toBeDefined();
   });
 
+  it('turns private, without tags, for the next answer once a reload turns anonymous access off', async () => {
+    const apiKeys = [{ id: 'app', sha256: hashApiKey(KEY) }];
+    const stack = await start({ apiKeys, allowAnonymous: true });
+    const before = await stack.get(getTarget(), { 'x-api-key': KEY });
+    expect(before.headers['cache-control']).toMatch(/^public, /);
+    stack.gateway.reload({ apiKeys, jwt: undefined, allowAnonymous: false, trustedDocuments: undefined });
+    expect((await stack.get(getTarget())).status).toBe(401);
+    const after = await stack.get(getTarget(), { 'x-api-key': KEY });
+    expect(after.text).toBe(before.text);
+    expect(after.headers['cache-control']).toBe('private, max-age=300, stale-while-revalidate=60, stale-if-error=3600');
+    expect(after.headers['cache-tag']).toBeUndefined();
+  });
+
+  it("tags an answer that read no upstream data with everything's tag, so that a purge of everything drops it", async () => {
+    const stack = await start();
+    const answer = await stack.get(`/graphql?query=${encodeURIComponent('{ __typename }')}`);
+    expect(JSON.parse(answer.text)).toEqual({ data: { __typename: 'Query' } });
+    expect(answer.headers['cache-control']).toMatch(/^public, /);
+    expect(tagsOf(answer)).toEqual(['csg:all']);
+  });
+
   it('adds Accept to the Vary that CORS sets for an allow-list of origins', async () => {
     const stack = await start({ corsAllowedOrigins: ['https://app.example.com'] });
     const answer = await stack.get(getTarget(), { origin: 'https://app.example.com', 'sec-fetch-site': 'cross-site' });
@@ -177,7 +198,7 @@ describe('HTTP caching of GET answers', () => {
 
 describe('HttpCaching', () => {
   const caching = (tagHeader: 'Cache-Tag' | undefined, clock = manualClock(0)) =>
-    new HttpCaching({ scope: 'public', maxTtlMs: 60_000, staleWhileRevalidateMs: 0, staleIfErrorMs: 0, tagHeader, clock });
+    new HttpCaching({ scope: () => 'public', maxTtlMs: 60_000, staleWhileRevalidateMs: 0, staleIfErrorMs: 0, tagHeader, clock });
   const response = { getHeader: () => undefined } as never;
 
   it(`makes an answer private, without tags, when they pass ${MAX_TAG_HEADER_BYTES} bytes: no CDN could be told to drop it`, () => {
