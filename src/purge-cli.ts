@@ -1,3 +1,4 @@
+import { isIPv6 } from 'node:net';
 import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
@@ -40,7 +41,9 @@ async function main(): Promise<number> {
     return 0;
   }
   const settings = readSettings(['adminHost', 'adminPort', 'adminToken']);
-  const base = values.url ?? (settings.adminPort === undefined ? undefined : `http://${settings.adminHost}:${settings.adminPort}`);
+  if (values.url === undefined && settings.adminPort === 0) return fail('ADMIN_PORT=0 lets the gateway choose its port: give --url');
+  const base =
+    values.url ?? (settings.adminPort === undefined ? undefined : `http://${hostInUrl(settings.adminHost)}:${settings.adminPort}`);
   if (base === undefined) return fail('Set ADMIN_PORT (and ADMIN_HOST) as the gateway has them, or give --url');
   if (settings.adminToken === undefined) return fail('Set ADMIN_TOKEN, or ADMIN_TOKEN_FILE, as the gateway has it');
   // Passed on as given: the admin server checks what the purge names, and says what is wrong.
@@ -63,6 +66,11 @@ async function main(): Promise<number> {
   }
   const message = (JSON.parse(text) as { errors?: { message: string; extensions?: { code?: string } }[] }).errors?.[0];
   return fail(`${answer.statusCode} ${message?.extensions?.code ?? ''}: ${message?.message ?? text}`);
+}
+
+/** An IPv6 address in brackets, as a URL writes it (ADMIN_HOST=::1); a name or IPv4 address as it is. */
+function hostInUrl(host: string): string {
+  return isIPv6(host) ? `[${host}]` : host;
 }
 
 function fail(message: string): number {

@@ -25,11 +25,15 @@ afterAll(async () => {
 });
 
 /** `npm run purge -- args` in the gateway's environment (ADMIN_PORT, the token from a file as a mounted secret): its exit code and output. */
-async function npmPurge(args: string[], token = ADMIN_TOKEN): Promise<{ code: number; stdout: string; stderr: string }> {
+async function npmPurge(
+  args: string[],
+  token = ADMIN_TOKEN,
+  settings: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const tokenFile = join(dir, `token-${Math.random()}`);
   writeFileSync(tokenFile, `${token}\n`);
   const { port } = new URL(stack.gateway.adminUrl!);
-  const env = { ...process.env, ADMIN_HOST: '127.0.0.1', ADMIN_PORT: port, ADMIN_TOKEN_FILE: tokenFile };
+  const env = { ...process.env, ADMIN_HOST: '127.0.0.1', ADMIN_PORT: port, ADMIN_TOKEN_FILE: tokenFile, ...settings };
   try {
     const { stdout, stderr } = await promisify(execFile)('npm', ['run', '--silent', 'purge', '--', ...args], { cwd: ROOT, env });
     return { code: 0, stdout, stderr };
@@ -63,5 +67,8 @@ describe('npm run purge', () => {
     const nothing = await npmPurge(['--q', 'holdings']);
     expect(nothing.code).toBe(1);
     expect(nothing.stderr).toContain('400 PURGE_TARGET_MISSING: The purge names q without the jurisdiction it belongs to');
+    // ADMIN_PORT=0 names no port the command could reach (the gateway chose one): it asks for --url rather than call port 0.
+    const chosen = await npmPurge(['--all'], ADMIN_TOKEN, { ADMIN_PORT: '0' });
+    expect([chosen.code, chosen.stderr]).toEqual([1, 'ADMIN_PORT=0 lets the gateway choose its port: give --url\n']);
   });
 });
