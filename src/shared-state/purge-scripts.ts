@@ -13,10 +13,13 @@ import { script } from './scripts.js';
  * `id marked`). Beside each window: its tombstone (where the state was when a
  * purge dropped it). A position is `id marked`; ' 0' before any purge.
  *
- * A purge: MARK_PURGE_SCRIPT marks the tag and takes its index; DROP_WINDOW_SCRIPT
- * drops each window and leaves its tombstone; LOG_PURGE_SCRIPT logs the purge and
- * tells the fleet, last, so that no instance applies it while Redis still
- * holds a window it drops. A window's publish: REGISTER_WINDOW_SCRIPT checks
+ * A purge: MARK_PURGE_SCRIPT marks the tag; then, a page at a time,
+ * INDEX_PAGE_SCRIPT reads the index, DROP_WINDOW_SCRIPT drops each window the
+ * page names and leaves its tombstone, and UNINDEX_SCRIPT takes the page out of
+ * the index once its windows are dropped (a purge cut short, its reply lost,
+ * finds the rest when sent again); LOG_PURGE_SCRIPT logs the purge and tells
+ * the fleet, last, so that no instance applies it while Redis still holds a
+ * window it drops. A window's publish: REGISTER_WINDOW_SCRIPT checks
  * its tags' marks against the position its claim saw (POSITION_SCRIPT) and
  * indexes it, then PUBLISH_WINDOW_SCRIPT (scripts.ts) stores it unless its
  * tombstone says a purge dropped it since. Whichever order the two meet in, no
@@ -64,9 +67,10 @@ return 1`);
 /**
  * The first step of a purge: the tag marked at a new position, for keep ms
  * (the longest a window lives, and so the longest a fetch claimed before
- * could still publish), and its index taken (a window indexed from now on
- * was claimed after the mark). KEYS state, the tag's index, its mark; ARGV
- * now, keep ms, an id for a new log. Answers {position, window keys…}.
+ * could still publish). Its index is left whole: a window indexed from now on
+ * was claimed after the mark, and dropping it too only costs a fetch. KEYS
+ * state, the tag's mark; ARGV now, keep ms, an id for a new log. Answers the
+ * position.
  */
 export const MARK_PURGE_SCRIPT = script(`
 if not isHash(KEYS[1]) or redis.call('HGET', KEYS[1], 'id') == false then
@@ -74,13 +78,33 @@ if not isHash(KEYS[1]) or redis.call('HGET', KEYS[1], 'id') == false then
   redis.call('HSET', KEYS[1], 'id', ARGV[3], 'marked', '0', 'logged', '0')
 end
 local position = redis.call('HGET', KEYS[1], 'id') .. ' ' .. redis.call('HINCRBY', KEYS[1], 'marked', 1)
-redis.call('SET', KEYS[3], position, 'PX', tonumber(ARGV[2]))
-local answer = {position}
-if redis.call('TYPE', KEYS[2]).ok == 'zset' then
-  for _, key in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do answer[#answer + 1] = key end
+redis.call('SET', KEYS[2], position, 'PX', tonumber(ARGV[2]))
+return position`);
+
+/**
+ * The first count entries of a tag's index (soonest to expire first), left in
+ * it; an index of another type (planted) is dropped. KEYS the index; ARGV now,
+ * count. Answers {window key, score, …}.
+ */
+export const INDEX_PAGE_SCRIPT = script(`
+if redis.call('TYPE', KEYS[1]).ok ~= 'zset' then
+  redis.call('UNLINK', KEYS[1])
+  return {}
 end
-redis.call('DEL', KEYS[2])
-return answer`);
+return redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[2]) - 1, 'WITHSCORES')`);
+
+/**
+ * Takes a page INDEX_PAGE_SCRIPT read out of the index, once its windows are
+ * dropped: each entry still at the score read (one indexed again since, by a
+ * fetch claimed after the mark, stays indexed for the next purge). KEYS the
+ * index; ARGV now, window key, score, …. Answers how many it took.
+ */
+export const UNINDEX_SCRIPT = script(`
+local taken = 0
+for i = 2, #ARGV, 2 do
+  if redis.call('ZSCORE', KEYS[1], ARGV[i]) == ARGV[i + 1] then taken = taken + redis.call('ZREM', KEYS[1], ARGV[i]) end
+end
+return taken`);
 
 /**
  * Drops one window a purge names (UNLINK: Redis frees it in the background),
@@ -140,7 +164,9 @@ export const PURGE_SCRIPTS = [
   POSITION_SCRIPT,
   REGISTER_WINDOW_SCRIPT,
   MARK_PURGE_SCRIPT,
+  INDEX_PAGE_SCRIPT,
   DROP_WINDOW_SCRIPT,
+  UNINDEX_SCRIPT,
   LOG_PURGE_SCRIPT,
   PURGES_SINCE_SCRIPT,
 ];

@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { PurgeLogRead, PurgePosition, StorePurge } from '../upstream/shared-store.js';
 import {
   DROP_WINDOW_SCRIPT,
+  INDEX_PAGE_SCRIPT,
   LOG_PURGE_SCRIPT,
   MARK_PURGE_SCRIPT,
   POSITION_SCRIPT,
   PURGE_LOG_LENGTH,
   PURGES_SINCE_SCRIPT,
   REGISTER_WINDOW_SCRIPT,
+  UNINDEX_SCRIPT,
 } from './purge-scripts.js';
 import { failed, type RedisConnection } from './redis-connection.js';
 
@@ -25,6 +27,18 @@ const TOMBSTONE = ':purged';
 
 /** Windows a purge drops at once: one script each, pipelined, so that a large purge holds Redis in short steps. */
 const DROPS_AT_ONCE = 100;
+
+/**
+ * Index entries a purge reads at once: a whole index (every window of a large cache under `csg:all`) read in one reply
+ * would hold Redis, and this process's memory, for as long as the cache is large, and miss the command deadline.
+ */
+export const PURGE_PAGE = 500;
+
+/**
+ * Pages one purge sends at most before it reads as not sent (and is sent again, going on from where it stopped): an
+ * index that fetches fill again as fast as it is emptied holds no purge for ever.
+ */
+const PAGES_PER_PURGE = 2_000;
 
 /**
  * Purges on Redis as purge-scripts.ts lays them out, in steps that each touch
@@ -70,24 +84,16 @@ export class RedisPurges {
   async purge(tag: string, keepMs: number): Promise<StorePurge | undefined> {
     const keep = String(Math.max(1, Math.ceil(keepMs)));
     // A step not answered in time may or may not have happened: the purge reads as not sent, and FleetPurges sends it
-    // again (at its next read of the log). Sent twice, it only drops and logs again what it dropped and logged once.
-    const marked = await this.#redis.script(
-      MARK_PURGE_SCRIPT,
-      [this.#key(STATE_KEY), this.#key(TAG_INDEX + tag), this.#key(TAG_MARK + tag)],
-      [keep, randomUUID()],
-    );
-    if (!Array.isArray(marked) || typeof marked[0] !== 'string') return undefined;
-    const [position, ...indexed] = marked as unknown[];
-    const keys = indexed.filter((key): key is string => typeof key === 'string' && this.#isWindowKey(key));
+    // again (at its next read of the log). Sent twice, it marks and logs again, and drops what the first left indexed.
+    const position = await this.#redis.script(MARK_PURGE_SCRIPT, [this.#key(STATE_KEY), this.#key(TAG_MARK + tag)], [keep, randomUUID()]);
+    if (typeof position !== 'string') return undefined;
     let windows = 0;
-    for (let first = 0; first < keys.length; first += DROPS_AT_ONCE) {
-      const drops = keys
-        .slice(first, first + DROPS_AT_ONCE)
-        .map((key) => this.#redis.script(DROP_WINDOW_SCRIPT, [key, RedisPurges.tombstoneOf(key)], [position as string, keep]));
-      for (const reply of await Promise.all(drops)) {
-        if (failed(reply) || typeof reply !== 'number') return undefined;
-        windows += reply;
-      }
+    for (let page = 0; ; page += 1) {
+      if (page === PAGES_PER_PURGE) return undefined;
+      const dropped = await this.#dropPage(this.#key(TAG_INDEX + tag), position, keep);
+      if (dropped === undefined) return undefined;
+      if (dropped === 'empty') break;
+      windows += dropped;
     }
     const logged = await this.#redis.script(
       LOG_PURGE_SCRIPT,
@@ -98,6 +104,30 @@ export class RedisPurges {
     const [log, sequence] = logged as unknown[];
     if (typeof log !== 'string' || typeof sequence !== 'number') return undefined;
     return { windows, position: { log, sequence } };
+  }
+
+  /**
+   * Drops the windows of the first page of an index, then takes the page out of it: how many were there, 'empty' when
+   * the index is, undefined when a step failed (what it did not take out is read again by the purge sent again).
+   */
+  async #dropPage(index: string, position: string, keep: string): Promise<number | 'empty' | undefined> {
+    const page = await this.#redis.script(INDEX_PAGE_SCRIPT, [index], [String(PURGE_PAGE)]);
+    if (!Array.isArray(page) || page.some((entry) => typeof entry !== 'string')) return undefined;
+    if (page.length === 0) return 'empty';
+    const keys = (page as string[]).filter((key, i) => i % 2 === 0 && this.#isWindowKey(key));
+    let windows = 0;
+    for (let first = 0; first < keys.length; first += DROPS_AT_ONCE) {
+      const drops = keys
+        .slice(first, first + DROPS_AT_ONCE)
+        .map((key) => this.#redis.script(DROP_WINDOW_SCRIPT, [key, RedisPurges.tombstoneOf(key)], [position, keep]));
+      for (const reply of await Promise.all(drops)) {
+        if (failed(reply) || typeof reply !== 'number') return undefined;
+        windows += reply;
+      }
+    }
+    // Keys no gateway writes for a window (planted by hand) are taken out too, never dropped.
+    const taken = await this.#redis.script(UNINDEX_SCRIPT, [index], page as string[]);
+    return typeof taken === 'number' ? windows : undefined;
   }
 
   async since(position: PurgePosition | undefined): Promise<PurgeLogRead | undefined> {
