@@ -257,6 +257,8 @@ for i = 1, #KEYS do
   redis.call('UNLINK', key)
   redis.call('ZADD', key, 0, 'check')
   redis.call('ZRANGE', key, 0, -1)
+  redis.call('ZSCORE', key, 'check')
+  redis.call('ZREM', key, 'check')
   redis.call('ZREMRANGEBYSCORE', key, '-inf', '+inf')
   redis.call('LPUSH', key, 'check')
   redis.call('LTRIM', key, 0, 0)
