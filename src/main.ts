@@ -73,7 +73,14 @@ async function main(): Promise<void> {
   logger.debug({ config: describeConfig(config) }, 'Configuration: every setting');
   // The pid: what to signal, and, under `npm start`, not npm's own.
   logger.info(
-    { pid: process.pid, version: VERSION, graphql: gateway.graphqlUrl, graphiql: gateway.graphiqlUrl, metrics: gateway.metricsUrl },
+    {
+      pid: process.pid,
+      version: VERSION,
+      graphql: gateway.graphqlUrl,
+      graphiql: gateway.graphiqlUrl,
+      metrics: gateway.metricsUrl,
+      admin: gateway.adminUrl,
+    },
     `Gateway ready: ${served(graphiqlAvailability(parts.graphql), gateway)}`,
   );
   // Whoever waits for this line (a person, a supervisor, a test) should not wait for the log buffer to fill.
@@ -85,10 +92,13 @@ async function main(): Promise<void> {
 
 /**
  * Every address the ready line says is served: GraphiQL's where a browser gets it, else GraphQL's (and why GraphiQL
- * is not there if it is on), then the metrics' where they are served, the port chosen when METRICS_PORT=0.
+ * is not there if it is on), then the metrics' and the admin server's where they are served, the ports chosen when
+ * METRICS_PORT=0 or ADMIN_PORT=0.
  */
 function served(graphiql: GraphiqlAvailability, gateway: RunningGateway): string {
-  const metrics = gateway.metricsUrl === undefined ? '' : `; metrics at ${gateway.metricsUrl}`;
+  const metrics =
+    (gateway.metricsUrl === undefined ? '' : `; metrics at ${gateway.metricsUrl}`) +
+    (gateway.adminUrl === undefined ? '' : `; admin server (POST /purge) at ${gateway.adminUrl}`);
   if (gateway.graphiqlUrl !== undefined) return `GraphiQL at ${gateway.graphiqlUrl}${metrics}`;
   const why = graphiql === 'trusted-documents-only' ? ' (GraphiQL is off: only trusted documents run here)' : '';
   return `GraphQL at ${gateway.graphqlUrl}${why}${metrics}`;

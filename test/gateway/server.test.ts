@@ -347,11 +347,12 @@ describe('the main entry (src/main.ts)', () => {
   it('names every address it serves in its ready line, the metrics port it chose among them', {
     timeout: READY_TIMEOUT_MS + 5_000,
   }, async () => {
-    launched = launchMain({ PORT: '0', METRICS_PORT: '0' });
+    launched = launchMain({ PORT: '0', METRICS_PORT: '0', ADMIN_PORT: '0', ADMIN_TOKEN: 'a'.repeat(40) });
     const ready = await readyLine(launched);
     expect(ready.metrics).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
     expect(new URL(ready.metrics as string).port).not.toBe('0');
-    expect(ready.msg).toBe(`Gateway ready: GraphiQL at ${ready.graphiql}; metrics at ${ready.metrics}`);
+    expect(new URL(ready.admin as string).port).not.toBe('0');
+    expect(ready.msg).toBe(`Gateway ready: GraphiQL at ${ready.graphiql}; metrics at ${ready.metrics}; admin server (POST /purge) at ${ready.admin}`);
     expect((await send(ready.metrics as string)).status).toBe(200);
   });
 
