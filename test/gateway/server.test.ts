@@ -352,7 +352,9 @@ describe('the main entry (src/main.ts)', () => {
     expect(ready.metrics).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
     expect(new URL(ready.metrics as string).port).not.toBe('0');
     expect(new URL(ready.admin as string).port).not.toBe('0');
-    expect(ready.msg).toBe(`Gateway ready: GraphiQL at ${ready.graphiql}; metrics at ${ready.metrics}; admin server (POST /purge) at ${ready.admin}`);
+    expect(ready.msg).toBe(
+      `Gateway ready: GraphiQL at ${ready.graphiql}; metrics at ${ready.metrics}; admin server (POST /purge) at ${ready.admin}`,
+    );
     expect((await send(ready.metrics as string)).status).toBe(200);
   });
 
