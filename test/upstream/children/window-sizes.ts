@@ -84,8 +84,16 @@ function fill(bodies: string[]): { count: number; withWindows: number; counted: 
 function measure(shape: WindowShape): { count: number; held: number; counted: number } {
   const { count, body } = BODIES[shape];
   const bodies = Array.from({ length: count }, (_, i) => body(i));
-  const filled = fill(bodies);
-  return { count: filled.count, held: filled.withWindows - heapUsedAfterGc(), counted: filled.counted };
+  // A reading can miss the windows' release (the cache still reachable from a frame V8 keeps for a moment, as once
+  // seen on a busy host: nothing freed, held below zero): the trial that freed the most is the one that saw them go.
+  // Taking the largest held only makes the bound the test guards (counted at least 90 % of held) stricter.
+  let best = { count: 0, held: Number.NEGATIVE_INFINITY, counted: 0 };
+  for (let trial = 0; trial < 3; trial++) {
+    const filled = fill(bodies);
+    const held = filled.withWindows - heapUsedAfterGc();
+    if (held > best.held) best = { count: filled.count, held, counted: filled.counted };
+  }
+  return best;
 }
 
 serveParent({ measure: (shape) => measure(shape as WindowShape) });
