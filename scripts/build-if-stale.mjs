@@ -26,7 +26,8 @@ function builtAt() {
 
 const changed = Math.max(latestChange('src'), ...INPUTS.map((input) => statSync(input).mtimeMs));
 if (changed >= builtAt()) {
-  process.stdout.write('Compiling src/ (changed since the last build)…\n');
+  // On stderr: what a command prints on stdout (npm run purge's reply) stays its own.
+  process.stderr.write('Compiling src/ (changed since the last build)…\n');
   const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-b', 'tsconfig.build.json'], { stdio: 'inherit' });
   process.exit(tsc.status ?? 1);
 }

@@ -4,8 +4,9 @@
  *
  * - Against the newest `releases/<version>/schema.graphql`: every breaking change graphql-js's own
  *   findBreakingChanges reports fails the check, except the removal of what that release had already deprecated
- *   (a field, an argument, an input field or an enum value with @deprecated; a type only deprecated fields and
- *   arguments used). Dangerous changes (findDangerousChanges: a value added to an enum, a default changed…) are
+ *   (a field, an argument, an input field or an enum value with @deprecated; a type clients reach only through
+ *   deprecated fields and arguments, where a type reached as an interface's implementation or a union's member
+ *   counts as reached). Dangerous changes (findDangerousChanges: a value added to an enum, a default changed…) are
  *   printed and do not fail.
  * - Every operation in `test/operations/*.graphql` and every document of the trusted-document manifests
  *   (`test/generated/persisted-documents.json`) must validate against schema.graphql.
@@ -28,6 +29,7 @@ import {
   isInputObjectType,
   isInterfaceType,
   isObjectType,
+  isUnionType,
   Kind,
   parse,
   Source,
@@ -105,8 +107,6 @@ function lastRelease(dir: string): { version: string; file: string } | undefined
 /** The descriptions findBreakingChanges gives the removals of what `released` had deprecated and `next` no longer has. */
 function deprecatedRemovals(released: GraphQLSchema, next: GraphQLSchema): Set<string> {
   const allowed = new Set<string>();
-  // Types referenced from anything not deprecated: those cannot go.
-  const stillNeeded = new Set<string>();
   const types = Object.values(released.getTypeMap()).filter((type) => !type.name.startsWith('__'));
   for (const type of types) {
     const nextType = next.getType(type.name);
@@ -114,15 +114,12 @@ function deprecatedRemovals(released: GraphQLSchema, next: GraphQLSchema): Set<s
       const nextFields = nextType && 'getFields' in nextType ? nextType.getFields() : {};
       for (const field of Object.values(type.getFields())) {
         const nextField = nextFields[field.name];
-        if (field.deprecationReason != null) {
-          if (nextType !== undefined && nextField === undefined) allowed.add(`${type.name}.${field.name} was removed.`);
-        } else {
-          stillNeeded.add(namedType(field.type));
+        if (field.deprecationReason != null && nextType !== undefined && nextField === undefined) {
+          allowed.add(`${type.name}.${field.name} was removed.`);
         }
         for (const arg of 'args' in field ? field.args : []) {
-          if (arg.deprecationReason == null && field.deprecationReason == null) {
-            stillNeeded.add(namedType(arg.type));
-          } else if (nextField !== undefined && !('args' in nextField && nextField.args.some(({ name }) => name === arg.name))) {
+          const deprecated = arg.deprecationReason != null || field.deprecationReason != null;
+          if (deprecated && nextField !== undefined && !('args' in nextField && nextField.args.some(({ name }) => name === arg.name))) {
             allowed.add(`${type.name}.${field.name} arg ${arg.name} was removed.`);
           }
         }
@@ -136,16 +133,52 @@ function deprecatedRemovals(released: GraphQLSchema, next: GraphQLSchema): Set<s
       }
     }
   }
-  for (const root of [released.getQueryType(), released.getMutationType(), released.getSubscriptionType()]) {
-    if (root) stillNeeded.add(root.name);
+  const reachable = reachableTypes(released);
+  for (const type of types) {
+    if (!reachable.has(type.name) && next.getType(type.name) === undefined) allowed.add(`${type.name} was removed.`);
   }
-  const removable = (type: GraphQLNamedType) => !stillNeeded.has(type.name) && next.getType(type.name) === undefined;
-  for (const type of types.filter(removable)) allowed.add(`${type.name} was removed.`);
   return allowed;
 }
 
-function namedType(type: GraphQLType): string {
-  return getNamedType(type).name;
+/**
+ * The names of the types a client of `schema` can use without a deprecated
+ * field or argument: the root types and the types of the directives'
+ * arguments, and what they lead to through fields, arguments and input
+ * fields not deprecated; through each implementation of an interface and
+ * each member of a union (a fragment on it is valid wherever the abstract
+ * type is selected, `... on Officer`); and through the interfaces a type
+ * implements (a fragment on them is valid in its selections). A type outside
+ * it is used only through something deprecated, and may go with it.
+ */
+function reachableTypes(schema: GraphQLSchema): Set<string> {
+  const reached = new Set<string>();
+  const pending: GraphQLNamedType[] = [];
+  const reach = (type: GraphQLType) => {
+    const named = getNamedType(type);
+    if (reached.has(named.name)) return;
+    reached.add(named.name);
+    pending.push(named);
+  };
+  const notDeprecated = <T extends { deprecationReason?: string | null }>(items: readonly T[]) =>
+    items.filter((item) => item.deprecationReason == null);
+  for (const root of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) if (root) reach(root);
+  for (const directive of schema.getDirectives()) for (const arg of notDeprecated(directive.args)) reach(arg.type);
+  for (let type = pending.pop(); type !== undefined; type = pending.pop()) {
+    if (isObjectType(type) || isInterfaceType(type)) {
+      for (const field of notDeprecated(Object.values(type.getFields()))) {
+        reach(field.type);
+        for (const arg of notDeprecated(field.args)) reach(arg.type);
+      }
+      for (const implemented of type.getInterfaces()) reach(implemented);
+    }
+    if (isInterfaceType(type)) {
+      const { objects, interfaces } = schema.getImplementations(type);
+      for (const implementation of [...objects, ...interfaces]) reach(implementation);
+    }
+    if (isUnionType(type)) for (const member of type.getTypes()) reach(member);
+    if (isInputObjectType(type)) for (const field of notDeprecated(Object.values(type.getFields()))) reach(field.type);
+  }
+  return reached;
 }
 
 interface Document {

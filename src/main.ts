@@ -1,14 +1,9 @@
 import { readFileSync } from 'node:fs';
-import {
-  ConfigError,
-  describeConfig,
-  type GatewayConfig,
-  readConfig,
-  settingsHelp,
-  type UpstreamTarget,
-} from './gateway/config/gateway-config.js';
+import { ConfigError, describeConfig, type GatewayConfig, readConfig, settingsHelp } from './gateway/config/gateway-config.js';
 import { createLogger, destinationFor, type Logger } from './gateway/logger.js';
-import { graphiqlAvailability } from './gateway/graphiql/availability.js';
+import { graphiqlAvailability, type GraphiqlAvailability } from './gateway/graphiql/availability.js';
+import { optionsOf, reloadableOf } from './gateway/options-from-settings.js';
+import type { UpstreamTarget } from './gateway/upstream-client-for.js';
 import { type RunningGateway, startGateway } from './gateway/server.js';
 import type { LookupService } from './lookup-service/index.js';
 import { onStopSignal } from './shared/stop-signals.js';
@@ -31,7 +26,7 @@ async function main(): Promise<void> {
   // SIGHUP reloads (gateway/reload/); Node's default for it ends the process, so it is taken from the first moment, even
   // where nothing is configured to reload. One that comes while the gateway starts is answered by the check after start.
   let reloader: Reloader | undefined;
-  process.on('SIGHUP', () => reloader?.reload('SIGHUP'));
+  process.on('SIGHUP', () => void reloader?.reload('SIGHUP'));
   let config: GatewayConfig;
   try {
     config = readConfig();
@@ -40,17 +35,18 @@ async function main(): Promise<void> {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
+  const { gateway: parts, log, tracingSettings, upstreamTarget } = optionsOf(config);
   // Before anything else, so that the logger can write the active span's ids on its lines.
-  const tracing = await startTracing(config.tracing);
-  const format = config.logFormat === 'auto' ? (process.stdout.isTTY ? 'pretty' : 'json') : config.logFormat;
-  const logger = createLogger(config.logLevel, await destinationFor(format), tracing?.logFields);
+  const tracing = await startTracing(tracingSettings);
+  const format = log.format === 'auto' ? (process.stdout.isTTY ? 'pretty' : 'json') : log.format;
+  const logger = createLogger(log.level, await destinationFor(format), tracing?.logFields);
   tracing?.reportProblemsTo(logger);
 
-  const { target, lookupService } = config.upstream
-    ? { target: config.upstream, lookupService: undefined }
+  const { target, lookupService } = upstreamTarget
+    ? { target: upstreamTarget, lookupService: undefined }
     : await startEmbeddedUpstream(logger);
 
-  const gateway = await startGateway(config, target, logger, { tracing });
+  const gateway = await startGateway({ ...parts, target, logger, tracing });
   const stop = async (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'Shutting down');
     reloader?.close();
@@ -68,17 +64,24 @@ async function main(): Promise<void> {
   };
   // Before the ready line: whoever reads it may signal at once, and a signal before the listener is there kills the process uncleanly.
   onStopSignal((signal) => void stop(signal));
-  reloader = new Reloader({ env: process.env, config, apply: (settings) => gateway.reload(settings), logger });
+  reloader = new Reloader({ env: process.env, config, apply: (reloaded) => gateway.reload(reloadableOf(reloaded)), logger });
   // A file changed between the configuration's reading and the watch's start would otherwise wait for the next change.
-  reloader.reload('start');
+  await reloader.reload('start');
   // What was set, short enough to read before the ready line; every setting where asked for.
   const set = describeConfig(config, process.env);
   logger.info({ set }, `Configuration: ${Object.keys(set).length} settings set, the others at their defaults (docs/configuration.md)`);
   logger.debug({ config: describeConfig(config) }, 'Configuration: every setting');
   // The pid: what to signal, and, under `npm start`, not npm's own.
   logger.info(
-    { pid: process.pid, version: VERSION, graphql: gateway.graphqlUrl, graphiql: gateway.graphiqlUrl, metrics: gateway.metricsUrl },
-    `Gateway ready: ${served(config, gateway)}`,
+    {
+      pid: process.pid,
+      version: VERSION,
+      graphql: gateway.graphqlUrl,
+      graphiql: gateway.graphiqlUrl,
+      metrics: gateway.metricsUrl,
+      admin: gateway.adminUrl,
+    },
+    `Gateway ready: ${served(graphiqlAvailability(parts.graphql), gateway)}`,
   );
   // Whoever waits for this line (a person, a supervisor, a test) should not wait for the log buffer to fill.
   // The embedded data set is generated once the line is out rather than before it: the first search finds it ready
@@ -89,12 +92,15 @@ async function main(): Promise<void> {
 
 /**
  * Every address the ready line says is served: GraphiQL's where a browser gets it, else GraphQL's (and why GraphiQL
- * is not there if it is on), then the metrics' where they are served, the port chosen when METRICS_PORT=0.
+ * is not there if it is on), then the metrics' and the admin server's where they are served, the ports chosen when
+ * METRICS_PORT=0 or ADMIN_PORT=0.
  */
-function served(config: GatewayConfig, gateway: RunningGateway): string {
-  const metrics = gateway.metricsUrl === undefined ? '' : `; metrics at ${gateway.metricsUrl}`;
+function served(graphiql: GraphiqlAvailability, gateway: RunningGateway): string {
+  const metrics =
+    (gateway.metricsUrl === undefined ? '' : `; metrics at ${gateway.metricsUrl}`) +
+    (gateway.adminUrl === undefined ? '' : `; admin server (POST /purge) at ${gateway.adminUrl}`);
   if (gateway.graphiqlUrl !== undefined) return `GraphiQL at ${gateway.graphiqlUrl}${metrics}`;
-  const why = graphiqlAvailability(config) === 'trusted-documents-only' ? ' (GraphiQL is off: only trusted documents run here)' : '';
+  const why = graphiql === 'trusted-documents-only' ? ' (GraphiQL is off: only trusted documents run here)' : '';
   return `GraphQL at ${gateway.graphqlUrl}${why}${metrics}`;
 }
 

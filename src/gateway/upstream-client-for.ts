@@ -3,9 +3,9 @@ import { UpstreamClient } from '../upstream/client.js';
 import type { UpstreamLog } from '../upstream/log.js';
 import type { UpstreamObserver } from '../upstream/observer.js';
 import type { Clock, Sleep } from '../upstream/resilience/clock.js';
+import type { SearchCallOptions } from '../upstream/search-call.js';
 import type { SharedStore } from '../upstream/shared-store.js';
-import type { UpstreamTarget } from './config/gateway-config.js';
-import type { CacheSettings, UpstreamSettings } from './config/settings.js';
+import type { SearchCacheOptions } from '../upstream/window-cache.js';
 
 /**
  * Largest upstream body read; a larger one is UPSTREAM_BAD_RESPONSE. It
@@ -16,9 +16,24 @@ import type { CacheSettings, UpstreamSettings } from './config/settings.js';
  */
 export const MAX_UPSTREAM_RESPONSE_BYTES = 1024 * 1024;
 
-/** What the upstream client is given besides the settings: its share of the cache bound, and the gateway's log, clock and watchers. */
+/** The lookup service the gateway fronts, and its OAuth2 client credentials. */
+export interface UpstreamTarget {
+  url: URL;
+  clientId: string;
+  clientSecret: string;
+}
+
+/** What the settings decide of the upstream client: its connections, retries, circuit breaker, budget and token lifetimes. */
+export type UpstreamClientSettings = Pick<
+  SearchCallOptions,
+  'pageParam' | 'retry' | 'callTimeoutMs' | 'refusedCredentialsCooldownMs' | 'tokenLifetime'
+> & {
+  http: Omit<SearchCallOptions['http'], 'maxResponseBytes'>;
+};
+
+/** What the upstream client is given besides its settings: its share of the cache bound, and the gateway's log, clock and watchers. */
 export interface UpstreamClientParts {
-  cacheMaxBytes: number;
+  cache: SearchCacheOptions;
   log: UpstreamLog;
   clock: Clock;
   shared: SharedStore | undefined;
@@ -28,45 +43,12 @@ export interface UpstreamClientParts {
 }
 
 /** The upstream client for `target` as the settings configure it. */
-export function upstreamClientFor(
-  config: UpstreamSettings & CacheSettings,
-  target: UpstreamTarget,
-  parts: UpstreamClientParts,
-): UpstreamClient {
+export function upstreamClientFor(settings: UpstreamClientSettings, target: UpstreamTarget, parts: UpstreamClientParts): UpstreamClient {
   return new UpstreamClient({
-    shared: parts.shared,
+    ...settings,
+    ...parts,
     baseUrl: target.url,
     credentials: { clientId: target.clientId, clientSecret: target.clientSecret },
-    pageParam: config.upstreamPageParam,
-    http: {
-      connections: config.upstreamConnections,
-      connectTimeoutMs: config.upstreamConnectTimeoutMs,
-      headersTimeoutMs: config.upstreamHeadersTimeoutMs,
-      bodyTimeoutMs: config.upstreamBodyTimeoutMs,
-      maxResponseBytes: MAX_UPSTREAM_RESPONSE_BYTES,
-      maxInFlight: config.upstreamMaxInFlight,
-      breaker: { failureThreshold: config.upstreamBreakerFailures, cooldownMs: config.upstreamBreakerCooldownMs },
-      maxRetryAfterMs: config.upstreamMaxRetryAfterMs,
-      maxCallsPerMinute: config.upstreamMaxCallsPerMinute,
-    },
-    cache: {
-      ttlMs: config.cacheTtlMs,
-      staleWhileRevalidateMs: config.cacheStaleWhileRevalidateMs,
-      staleIfErrorMs: config.cacheStaleIfErrorMs,
-      maxBytes: parts.cacheMaxBytes,
-    },
-    retry: { retries: config.upstreamRetries, baseDelayMs: config.upstreamRetryBaseMs },
-    callTimeoutMs: config.requestDeadlineMs,
-    refusedCredentialsCooldownMs: config.tokenRefusedCooldownMs,
-    tokenLifetime: {
-      defaultMs: config.upstreamTokenDefaultLifetimeMs,
-      minMs: config.upstreamTokenMinLifetimeMs,
-      maxMs: config.upstreamTokenMaxLifetimeMs,
-    },
-    log: parts.log,
-    clock: parts.clock,
-    tracer: parts.tracer,
-    observer: parts.observer,
-    sleep: parts.sleep,
+    http: { ...settings.http, maxResponseBytes: MAX_UPSTREAM_RESPONSE_BYTES },
   });
 }

@@ -77,7 +77,10 @@ export const fixtureCompanies = deepFreeze({
       longitude: -0.0712,
     },
   }),
-  /** Found by either previous name too; the only company that ever had these names. */
+  /**
+   * Found by either previous name too; the only company that ever had these names. Every field the gateway declares
+   * holds a value here, at every depth: the wire-shape tests read it, and ask the schema for it, whole.
+   */
   withPreviousNames: fixture({
     name: 'Marlowe Kestrel Analytics Ltd',
     companyNumber: '07654321',

@@ -4,7 +4,7 @@ import type { Fault } from './faults.js';
 import type { QuotaMeter } from './quota-meter.js';
 import type { Quota } from './quota-meter.js';
 import type { TokenStore } from './token-store.js';
-import { describe, requireDelayMs, requireInteger, requirePositiveFiniteNumber } from './validation.js';
+import { describe, requireDelayMs, requireInteger, requireNonEmptyString, requirePositiveFiniteNumber } from './validation.js';
 
 type ResultsMapper = (results: CompanyResult[]) => unknown[];
 
@@ -40,6 +40,12 @@ export interface LookupServiceKnobs {
   failToken(fault: Fault, times?: number): void;
   /** Forgets pending faults of both endpoints, mapResults and mapTokenAnswer. */
   clearFaults(): void;
+  /**
+   * The register corrects a company: from now on every search answer that holds it (by jurisdiction and number,
+   * case ignored) gives it these fields instead, until the service closes. Searches still find it by what it was
+   * indexed under. For tests of how a correction reaches clients (a purge); not a fault, so clearFaults keeps it.
+   */
+  correctCompany(jurisdiction: string, companyNumber: string, fields: Partial<Omit<CompanyResult, 'jurisdiction' | 'companyNumber'>>): void;
   /** Every token issued so far becomes invalid. */
   revokeTokens(): void;
   /** The tokens the service would accept now (issued, neither expired nor revoked), e.g. to check that a client never leaks one. */
@@ -50,6 +56,10 @@ export interface InitialKnobs {
   searchLatencyMs: number;
   tokenLatencyMs: number;
   tokenLifetimeSeconds: number;
+}
+
+function correctionKey(jurisdiction: string, companyNumber: string): string {
+  return `${jurisdiction.toUpperCase()}:${companyNumber.toUpperCase()}`;
 }
 
 function validateQuota(quota: unknown): Quota | undefined {
@@ -70,6 +80,7 @@ export class Knobs implements LookupServiceKnobs {
   private currentQuota: Quota | undefined;
   private currentMapResults: ResultsMapper | undefined;
   private currentMapTokenAnswer: TokenAnswerMapper | undefined;
+  private readonly corrections = new Map<string, Partial<CompanyResult>>();
   private readonly searchFaults = new FaultQueue();
   private readonly tokenFaults = new FaultQueue();
 
@@ -149,6 +160,22 @@ export class Knobs implements LookupServiceKnobs {
     this.tokenFaults.clear();
     this.currentMapResults = undefined;
     this.currentMapTokenAnswer = undefined;
+  }
+
+  correctCompany(jurisdiction: string, companyNumber: string, fields: Partial<CompanyResult>): void {
+    if (typeof fields !== 'object' || fields === null) throw new TypeError(`fields must be an object, got ${describe(fields)}`);
+    const { jurisdiction: _, companyNumber: __, ...correction } = fields;
+    const key = correctionKey(requireNonEmptyString('jurisdiction', jurisdiction), requireNonEmptyString('companyNumber', companyNumber));
+    this.corrections.set(key, { ...this.corrections.get(key), ...structuredClone(correction) });
+  }
+
+  /** Results as the register has them now, corrections applied (to copies: the data set is shared and frozen). */
+  corrected(results: CompanyResult[]): CompanyResult[] {
+    if (this.corrections.size === 0) return results;
+    return results.map((result) => {
+      const correction = this.corrections.get(correctionKey(result.jurisdiction, result.companyNumber));
+      return correction === undefined ? result : { ...result, ...structuredClone(correction) };
+    });
   }
 
   revokeTokens(): void {

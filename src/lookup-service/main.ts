@@ -65,7 +65,8 @@ async function main(): Promise<void> {
     [
       `Company Lookup Service listening on ${service.url}`,
       `  client_id:     ${service.credentials.clientId}`,
-      `  client_secret: ${service.credentials.clientSecret}`,
+      // A secret it was given is the operator's already, and a log is no place for it (the compose fleet's upstream).
+      `  client_secret: ${configuration.clientSecret === undefined ? service.credentials.clientSecret : '(LOOKUP_CLIENT_SECRET)'}`,
       `  ${companies.length} companies (GB ${count('GB')}, IE ${count('IE')}), ready in ${startupMs} ms`,
       '',
     ].join('\n'),

@@ -33,8 +33,9 @@ export async function handleSearchRequest(context: ServiceContext, req: Incoming
   }
   const page = context.searchIndex().search(check.request);
   const { mapResults } = context.knobs;
+  const corrected = context.knobs.corrected(page.results);
   // The mapper gets copies: the shared data set is frozen and must stay intact for other tests.
-  const results = mapResults === undefined ? page.results : mapResults(structuredClone(page.results));
+  const results = mapResults === undefined ? corrected : mapResults(structuredClone(corrected));
   context.counters.searchesAnswered += 1;
   sendJson(res, 200, { results, total: page.total });
 }

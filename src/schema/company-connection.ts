@@ -83,7 +83,7 @@ builder.queryField('searchCompanies', (t) =>
       const end = args.before == null ? undefined : decodeCursor(args.before, fingerprintOfSearch(), 'before');
 
       const page = await context.upstream.searchPage({ query, start, end, limit, fromEnd }, context.deadline);
-      context.notes.recordData(page.freshUntil);
+      context.notes.recordData(page.freshUntil, { query, companies: page.entries.map((entry) => entry.company) });
       if (page.servedOnError) {
         const path = responsePathAsArray(info.path);
         context.notes.addWarning(staleDataWarning(page.servedOnError, page.fetchedAt, 'this search', path));

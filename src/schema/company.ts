@@ -49,7 +49,7 @@ export const CompanyRef = builder.loadableNode('Company', {
         const { jurisdiction, companyNumber } = parseCompanyKey(key);
         try {
           const lookup = await context.upstream.findCompany(jurisdiction, companyNumber, context.deadline);
-          context.notes.recordData(lookup.freshUntil);
+          context.notes.recordData(lookup.freshUntil, { query: lookup.query, companies: [lookup.company] });
           if (lookup.servedOnError) {
             context.notes.addWarning(staleDataWarning(lookup.servedOnError, lookup.fetchedAt, `company ${key}`));
           }

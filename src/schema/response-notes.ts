@@ -1,5 +1,13 @@
 import type { GraphQLError } from 'graphql';
 import type { ResponseWarning } from '../errors/warnings.js';
+import type { CompanyIdentity } from '../upstream/cache-tags.js';
+import type { SearchQuery } from '../upstream/search-query.js';
+
+/** Upstream data an answer shows: what was searched for, and the companies it shows of the results. */
+export interface DataSource {
+  query: SearchQuery;
+  companies: readonly (CompanyIdentity | null)[];
+}
 
 /**
  * What resolvers note about the response while still returning data: partial
@@ -11,11 +19,13 @@ import type { ResponseWarning } from '../errors/warnings.js';
 export class ResponseNotes {
   readonly errors: GraphQLError[] = [];
   readonly warnings: ResponseWarning[] = [];
-  /** Epoch ms; no upstream data used yet means no bound from data. */
+  /** On the gateway's clock (upstream/resilience/clock.ts); no upstream data used yet means no bound from data. */
   freshUntil = Number.POSITIVE_INFINITY;
+  readonly sources: DataSource[] = [];
 
-  recordData(freshUntil: number): void {
+  recordData(freshUntil: number, source: DataSource): void {
     this.freshUntil = Math.min(this.freshUntil, freshUntil);
+    this.sources.push(source);
   }
 
   addError(error: GraphQLError): void {

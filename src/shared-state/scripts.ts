@@ -59,6 +59,16 @@ local function held(key, me, longest, now)
   return math.ceil(waitMs), hold[3] == '1' and 1 or 0
 end
 
+-- Whether the purge marked at position \`mark\` ('<log id> <marked>', see purge-scripts.ts) came after \`seen\`, the
+-- position a claim found: later in the same log, or in another (one begun since, or after Redis lost one). Anything
+-- that does not read as a position counts as a purge after it.
+local function purgedAfter(mark, seen)
+  local markLog, markCount = string.match(mark, '^(%S*) (%d+)$')
+  local seenLog, seenCount = string.match(seen, '^(%S*) (%d+)$')
+  if markLog == nil or seenLog == nil then return true end
+  return markLog ~= seenLog or tonumber(markCount) > tonumber(seenCount)
+end
+
 -- Takes lock for id (SET NX PX): 'new'; finds it already this id's (a claim asked again after a late answer): 'mine';
 -- or held by another: false.
 local function lock(key, id, ms)
@@ -68,7 +78,7 @@ local function lock(key, id, ms)
 end
 `;
 
-function script(body: string): LuaScript {
+export function script(body: string): LuaScript {
   const source = `${PRELUDE}\n${body}`;
   return { source, sha1: createHash('sha1').update(source).digest('hex') };
 }
@@ -88,21 +98,21 @@ local allowed, waitMs = take(KEYS[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonu
 return {allowed, waitMs}`);
 
 /**
- * Everything a window lookup reads and decides, in one round trip. KEYS
- * window, its lock, the hold, the call budget; ARGV now, lock id, lock ms,
- * fresh ms (the TTL), refresh ms (TTL plus stale-while-revalidate), longest
- * value in bytes, this instance's id, longest hold ms, whether there is a
- * budget ('1'), its burst, tokens per ms and background reserve.
+ * A window lookup in one round trip. KEYS window, its lock; ARGV now, lock
+ * id, lock ms, fresh ms (the TTL), longest value in bytes.
  *
  * The window, a hash of its value `v` and fetch time `at` on this clock, is
  * answered with its age. When it is missing or past its TTL, the caller
- * claims the fetch: the lock, then, for the call it will make, the hold and
- * one call from the budget (a background refresh, of a window still served,
- * leaves the reserve); held back by either, the lock is let go at once. The
- * same claim asked again (same lock id) after a late answer finds the lock
- * its own and takes nothing twice.
- * Answers {outcome, value or false, age or -1, ms to wait, rate limited}:
- * `fresh`, `taken`, `held` (another holds the lock), `hold` or `budget`.
+ * claims the fetch: the lock. The same claim asked again (same lock id) after
+ * a late answer finds the lock its own. Answers {outcome, value or false, age
+ * or -1}: `fresh`, `taken` or `held` (another holds the lock).
+ *
+ * The call the fetch makes is admitted apart (ADMIT_SCRIPT, the fleet's hold
+ * and budget): those keys are the whole fleet's, in a hash slot of their own,
+ * and a cluster runs no script across slots. Atomic enough: a claim whose call
+ * the hold or the budget then keeps back lets go of its lock at once, and the
+ * instances that saw it held, asking again, are kept back alike; no call is
+ * made that both did not admit, and none is admitted twice.
  */
 export const CLAIM_WINDOW_SCRIPT = script(`
 local now = clock(ARGV[1])
@@ -110,48 +120,37 @@ local value, age = false, -1
 if isHash(KEYS[1]) then
   local length = redis.call('HSTRLEN', KEYS[1], 'v')
   local at = tonumber(redis.call('HGET', KEYS[1], 'at'))
-  if length > 0 and length <= tonumber(ARGV[6]) and at ~= nil and at == at then
+  if length > 0 and length <= tonumber(ARGV[5]) and at ~= nil and at == at then
     value = redis.call('HGET', KEYS[1], 'v')
     age = math.max(0, now - at)
   end
 end
-if value and age <= tonumber(ARGV[4]) then return {'fresh', value, age, 0, 0} end
-local locked = lock(KEYS[2], ARGV[2], ARGV[3])
-if not locked then return {'held', value, age, 0, 0} end
--- Asked again after a late answer that took the lock: the hold and the budget admitted it then, and are not asked twice.
-if locked == 'mine' then return {'taken', value, age, 0, 0} end
-local waitMs, rateLimited = held(KEYS[3], ARGV[7], tonumber(ARGV[8]), now)
-if waitMs > 0 then
-  redis.call('DEL', KEYS[2])
-  return {'hold', value, age, waitMs, rateLimited}
-end
-if ARGV[9] == '1' then
-  local keep = 0
-  if value and age <= tonumber(ARGV[5]) then keep = tonumber(ARGV[12]) end
-  local allowed, budgetWaitMs = take(KEYS[4], tonumber(ARGV[10]), tonumber(ARGV[11]), 1, keep, now)
-  if allowed == 0 then
-    redis.call('DEL', KEYS[2])
-    return {'budget', value, age, budgetWaitMs, 0}
-  end
-end
-return {'taken', value, age, 0, 0}`);
+if value and age <= tonumber(ARGV[4]) then return {'fresh', value, age} end
+if lock(KEYS[2], ARGV[2], ARGV[3]) then return {'taken', value, age} end
+return {'held', value, age}`);
 
 /**
  * Stores a window fetched `age` ms ago (by the writer's own clock: a
  * duration, which clocks agree on) for `keep` ms, and lets go of its lock if
- * it is still this id's. KEYS window, lock; ARGV now, lock id (or ''), value,
- * age ms, keep ms.
+ * it is still this id's. A window a purge dropped since the claim its fetch
+ * followed (`seen`: its tombstone, purge-scripts.ts, marks a later purge) is
+ * not stored, and neither is one with `seen` empty: only the lock is let go.
+ * KEYS window, lock, tombstone; ARGV now, lock id (or ''), value, age ms,
+ * keep ms, seen. Answers 1 when stored, 0 when not.
  */
 export const PUBLISH_WINDOW_SCRIPT = script(`
 local now = clock(ARGV[1])
 local keep = tonumber(ARGV[5])
-if keep > 0 then
+local stored = 0
+local dropped = redis.call('TYPE', KEYS[3]).ok == 'string' and purgedAfter(redis.call('GET', KEYS[3]), ARGV[6])
+if keep > 0 and ARGV[6] ~= '' and not dropped then
   redis.call('DEL', KEYS[1])
   redis.call('HSET', KEYS[1], 'v', ARGV[3], 'at', tostring(now - tonumber(ARGV[4])))
   redis.call('PEXPIRE', KEYS[1], keep)
+  stored = 1
 end
 if ARGV[2] ~= '' and redis.call('GET', KEYS[2]) == ARGV[2] then redis.call('DEL', KEYS[2]) end
-return 1`);
+return stored`);
 
 /**
  * The fleet's token, or the claim on its renewal, in one round trip. KEYS
@@ -227,8 +226,50 @@ if ARGV[4] == '1' then
 end
 return {'ok'}`);
 
+/**
+ * Whether Redis serves the gateway: every command the scripts (and the
+ * gateway outside them) use, on KEYS under the key prefix, then nothing left
+ * behind. A missing permission, a read-only replica, or keys a cluster node
+ * cannot take in one script (one node of a cluster named as if alone) make it
+ * fail with Redis's own reason. Answers 1.
+ */
+export const CHECK_SCRIPT = script(`
+clock(ARGV[1])
+for i = 1, #KEYS do
+  local key = KEYS[i]
+  -- A write Redis refuses at its maxmemory comes first: once a script has written, Redis lets it go on.
+  redis.call('SET', key, 'check', 'PX', 10000)
+  redis.call('GET', key)
+  redis.call('DEL', key)
+  redis.call('HSET', key, 'v', 'check', 'at', '0')
+  redis.call('PEXPIRE', key, 10000)
+  redis.call('HGET', key, 'v')
+  redis.call('HMGET', key, 'v', 'at')
+  redis.call('HSTRLEN', key, 'v')
+  redis.call('TYPE', key)
+  redis.call('EXISTS', key)
+  redis.call('DEL', key)
+  redis.call('SET', key, 'check', 'NX', 'PX', 10000)
+  redis.call('DEL', key)
+  -- What the purges' scripts run (purge-scripts.ts); SPUBLISH is not among them: its channel is in another slot.
+  redis.call('HINCRBY', key, 'n', 1)
+  redis.call('PTTL', key)
+  redis.call('UNLINK', key)
+  redis.call('ZADD', key, 0, 'check')
+  redis.call('ZRANGE', key, 0, -1)
+  redis.call('ZSCORE', key, 'check')
+  redis.call('ZREM', key, 'check')
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', '+inf')
+  redis.call('LPUSH', key, 'check')
+  redis.call('LTRIM', key, 0, 0)
+  redis.call('LRANGE', key, 0, -1)
+  redis.call('DEL', key)
+end
+return 1`);
+
 /** Every script, loaded into Redis each time the connection is (re)established. */
 export const ALL_SCRIPTS: readonly LuaScript[] = [
+  CHECK_SCRIPT,
   DELETE_IF_SCRIPT,
   BUCKET_SCRIPT,
   CLAIM_WINDOW_SCRIPT,

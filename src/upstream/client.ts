@@ -1,4 +1,5 @@
 import type { Tracer } from '@opentelemetry/api';
+import type { TagMatcher } from './cache-tags.js';
 import type { UpstreamStatus } from './observer.js';
 import type { Deadline } from './resilience/deadline.js';
 import { SearchCall, type SearchCallOptions } from './search-call.js';
@@ -22,17 +23,16 @@ export class UpstreamClient {
 
   constructor(options: UpstreamClientOptions) {
     this.#call = new SearchCall(options);
-    const fleet = this.#call.fleet;
     this.#windows = new SearchWindows({
       cache: options.cache,
       pageParam: options.pageParam,
       log: options.log,
       tracer: options.tracer,
-      shared: options.shared && fleet && { store: options.shared, ...fleet },
+      shared: options.shared,
       fetchTimeoutMs: options.callTimeoutMs,
       observer: options.observer,
       clock: options.clock,
-      fetchWindow: (request, admitted) => this.#call.fetchWindow(request, admitted),
+      fetchWindow: (request) => this.#call.fetchWindow(request),
     });
   }
 
@@ -42,6 +42,11 @@ export class UpstreamClient {
 
   findCompany(jurisdiction: string, companyNumber: string, deadline: Deadline): Promise<CompanyLookup> {
     return this.#windows.findCompany(jurisdiction, companyNumber, deadline);
+  }
+
+  /** Drops this instance's windows holding what `matcher`'s tag names (cache-tags.ts); returns how many went. */
+  purge(matcher: TagMatcher): number {
+    return this.#windows.purge(matcher);
   }
 
   /** Bytes the search cache holds now, as its bound counts them. */

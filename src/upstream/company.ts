@@ -5,7 +5,10 @@
  * codec of windows shared through Redis (window-codec.ts) and the schema's
  * fields and descriptions (schema/upstream-field.ts) all follow from this
  * declaration, so a field cannot be read and then lost on its way through
- * Redis, and its cap is written in one place.
+ * Redis, and its cap is written in one place. The embedded lookup service
+ * writes companies of this shape (Written), and the schema serves every
+ * field declared here under its own name: test/lookup-service/wire-shape.test.ts
+ * and test/schema/declared-fields.test.ts hold both.
  *
  * Caps: a string longer than its field's cap (in UTF-16 code units, as
  * `String.length` counts them) is unreadable, like any malformed value: the
@@ -132,6 +135,39 @@ export type ValueOf<F extends Field> =
 
 /** An object of `shape` as the gateway holds it after reading the upstream's payload, with the fields it found malformed. */
 export type Read<S extends Shape> = { -readonly [K in keyof S]: ValueOf<S[K]> } & { invalid?: InvalidFields };
+
+/** What the upstream writes for a field the reader reads whole: dates are strings, and anything optional may be null. */
+type WrittenValueOf<F extends Field> = F extends TextField<true> | JurisdictionField
+  ? string
+  : F extends TextField | UrlField | DateTimeField | DateField
+    ? string | null
+    : F extends NumberField
+      ? number | null
+      : F extends BooleanField
+        ? boolean | null
+        : F extends ObjectField<infer S>
+          ? Written<S> | null
+          : F extends ListField<infer S>
+            ? Written<S>[]
+            : never;
+
+/** The address a shape declares, if any. */
+type AddressShapeOf<S extends Shape> = { [K in keyof S]: S[K] extends AddressField<infer A> ? A : never }[keyof S];
+
+/** An address as the upstream writes it, in two fields of the result (see AddressField). */
+interface WrittenAddress<A extends Shape> {
+  address: string | null;
+  addressStructured: Written<{ [K in keyof A as K extends 'formatted' ? never : K]: A[K] }> | null;
+}
+
+/**
+ * An object of `shape` as the upstream writes it in a search body, which the
+ * reader takes. The embedded lookup service types the companies it serves
+ * with it, so a field declared here is one the type checker makes it write.
+ */
+export type Written<S extends Shape> = {
+  -readonly [K in keyof S as S[K] extends AddressField ? never : K]: WrittenValueOf<S[K]>;
+} & ([AddressShapeOf<S>] extends [never] ? unknown : WrittenAddress<AddressShapeOf<S>>);
 
 const text = (maxLength: number): TextField<false> => ({ kind: 'text', maxLength, required: false });
 const requiredText = (maxLength: number): TextField<true> => ({ kind: 'text', maxLength, required: true });

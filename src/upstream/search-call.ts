@@ -4,7 +4,7 @@ import { type Clock, type Sleep, systemClock, systemSleep } from './resilience/c
 import { NO_UPSTREAM_OBSERVER, type UpstreamObserver, type UpstreamStatus } from './observer.js';
 import { retryDelay, type RetryPolicy } from './resilience/retry-policy.js';
 import type { SearchQuery } from './search-query.js';
-import type { CallAdmission, HeldBack, SharedStore } from './shared-store.js';
+import type { SharedStore } from './shared-store.js';
 import { readWindow, type WindowReading } from './window-reading.js';
 import { type TokenLifetime, TokenManager } from './token-manager.js';
 import type { ClientCredentials } from './token-request.js';
@@ -110,12 +110,11 @@ export class SearchCall {
    * as the next attempt can start before the deadline; the token is never
    * retried here.
    */
-  async fetchWindow(request: WindowRequest, admitted = false): Promise<SearchWindow> {
+  async fetchWindow(request: WindowRequest): Promise<SearchWindow> {
     const expiresAt = Date.now() + this.#options.callTimeoutMs;
     for (let retry = 0; ; retry++) {
       try {
-        // Only the first call was admitted by the fleet's claim; a retry asks again.
-        return await this.#searchAuthorized(request, expiresAt, admitted && retry === 0);
+        return await this.#searchAuthorized(request, expiresAt);
       } catch (error) {
         const delayMs = retry < this.#options.retry.retries ? retryDelay(error, retry, this.#options.retry) : undefined;
         if (delayMs === undefined || Date.now() + delayMs >= expiresAt) throw error;
@@ -127,16 +126,6 @@ export class SearchCall {
         await (this.#options.sleep ?? systemSleep)(delayMs);
       }
     }
-  }
-
-  /** What admits this instance's calls through the fleet's store (undefined alone), and the error of one it holds back. */
-  get fleet(): { admission: CallAdmission; heldBack: (decision: HeldBack, background: boolean) => Error } | undefined {
-    const admission = this.#http.admission;
-    if (admission === undefined) return undefined;
-    return {
-      admission,
-      heldBack: (decision, background) => this.#http.heldBack(decision, `GET ${SEARCH_ENDPOINT}`, background),
-    };
   }
 
   /** Gets a token now if none is held; rejects as a search would. */
@@ -160,11 +149,11 @@ export class SearchCall {
    * upstream refusing what it has just issued: the search fails, and token
    * requests back off. Only the token endpoint refuses the credentials.
    */
-  async #searchAuthorized(request: WindowRequest, expiresAt: number, admitted: boolean): Promise<SearchWindow> {
+  async #searchAuthorized(request: WindowRequest, expiresAt: number): Promise<SearchWindow> {
     const issuedBefore = this.#tokens.issued;
     for (let attempt = 1; ; attempt++) {
       const token = await this.#tokens.current();
-      const window = await this.#searchWith(token.value, request, expiresAt, admitted && attempt === 1);
+      const window = await this.#searchWith(token.value, request, expiresAt);
       if (window !== TOKEN_REFUSED) return window;
       this.#tokens.invalidate(token.value);
       const justIssued = token.issued !== undefined && token.issued > issuedBefore;
@@ -175,7 +164,7 @@ export class SearchCall {
     }
   }
 
-  #searchWith(token: string, request: WindowRequest, expiresAt: number, admitted: boolean): Promise<SearchWindow | typeof TOKEN_REFUSED> {
+  #searchWith(token: string, request: WindowRequest, expiresAt: number): Promise<SearchWindow | typeof TOKEN_REFUSED> {
     const { pageParam } = this.#options;
     const { query, index } = request;
     return this.#http.request(
@@ -190,7 +179,6 @@ export class SearchCall {
         },
         headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
         background: request.background,
-        admitted,
       },
       expiresAt,
       (response) => (response.status === 401 ? TOKEN_REFUSED : readWindow(response, `GET ${SEARCH_ENDPOINT}`, request, this.#reading)),

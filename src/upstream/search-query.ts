@@ -10,7 +10,12 @@ export interface SearchQuery {
  * the upstream.
  */
 export function normalizeSearchQuery(q: string, jurisdiction: string): SearchQuery {
-  return { q: q.trim().replace(/\s+/g, ' '), jurisdiction: jurisdiction.trim().toUpperCase() };
+  return { q: normalizeSearchText(q), jurisdiction: jurisdiction.trim().toUpperCase() };
+}
+
+/** Search terms trimmed, inner whitespace collapsed to one space. */
+export function normalizeSearchText(q: string): string {
+  return q.trim().replace(/\s+/g, ' ');
 }
 
 /** A key that identifies a normalized query, for caches and cursors. */

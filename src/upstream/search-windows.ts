@@ -1,3 +1,4 @@
+import type { TagMatcher } from './cache-tags.js';
 import type { Company } from './company.js';
 import type { UpstreamErrorCode } from '../errors/upstream-errors.js';
 import { systemClock, type Clock } from './resilience/clock.js';
@@ -41,18 +42,21 @@ export interface SearchPage {
   hasPreviousPage: boolean;
   /** Whether the oldest window this page was cut from is past its TTL. */
   stale: boolean;
-  /** When the oldest window this page was cut from was fetched. */
+  /** When the oldest window this page was cut from was fetched, on the wall clock. */
   fetchedAt: Date;
-  /** When that window goes past its TTL (epoch ms): the page is stale after it, and so is anything built from it. */
+  /** When that window goes past its TTL (on the clock, resilience/clock.ts): the page is stale after it, and so is anything built from it. */
   freshUntil: number;
   /** Set when the page is stale because the upstream failed when asked for fresh results. */
   servedOnError: UpstreamErrorCode | undefined;
 }
 
 export interface CompanyLookup {
+  /** The search that looked for it: its number. */
+  query: SearchQuery;
   company: Company | null;
+  /** When the window it was found in was fetched, on the wall clock. */
   fetchedAt: Date;
-  /** When the answer goes past its TTL (epoch ms). */
+  /** When the answer goes past its TTL (on the clock, resilience/clock.ts). */
   freshUntil: number;
   /** Set when the answer is past its TTL because the upstream failed when asked again. */
   servedOnError: UpstreamErrorCode | undefined;
@@ -136,7 +140,7 @@ export class SearchWindows {
       hasNextPage: end < reachable,
       hasPreviousPage: start > 0,
       stale: this.#clock() > this.#cache.freshUntil(oldest),
-      fetchedAt: new Date(oldest.fetchedAt),
+      fetchedAt: new Date(oldest.fetchedAtWall),
       freshUntil: this.#cache.freshUntil(oldest),
       servedOnError: failure?.code,
     };
@@ -151,8 +155,9 @@ export class SearchWindows {
       (candidate) => candidate?.jurisdiction === query.jurisdiction && candidate.companyNumber.toUpperCase() === wanted,
     );
     return {
+      query,
       company: company ?? null,
-      fetchedAt: new Date(window.fetchedAt),
+      fetchedAt: new Date(window.fetchedAtWall),
       freshUntil: this.#cache.freshUntil(window),
       servedOnError: failure?.code,
     };
@@ -165,5 +170,10 @@ export class SearchWindows {
 
   clear(): void {
     this.#cache.clear();
+  }
+
+  /** Drops the windows holding what `matcher`'s tag names; returns how many went. */
+  purge(matcher: TagMatcher): number {
+    return this.#cache.purge(matcher);
   }
 }

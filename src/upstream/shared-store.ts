@@ -8,17 +8,47 @@
  * (down, hung, restarting) reads as empty, takes no lock and takes no tokens,
  * and the caller goes on as if it were alone. What is read and decided
  * together is asked in one round trip: a window with the claim on its fetch,
- * the hold and the call budget; a token with the claim on its renewal.
+ * a token with the claim on its renewal. The fleet's hold and call budget
+ * are asked apart, for each upstream call (`admit`): they are the whole
+ * fleet's, where a window is one search's.
  *
  * Ages and waits are judged by the store's one clock, never by an
  * instance's: what an instance writes carries durations (how old, how long),
  * which clocks agree on.
  */
+/** What a window's publish tells purges: the tags it is stored under, and where the log of purges was at its claim. */
+export interface PublishPurges {
+  tags: readonly string[];
+  seen: string;
+}
+
 export interface SharedStore {
-  /** A window with its age, and when it is not fresh, the claim on its fetch. */
+  /** A window with its age, and when it is not fresh, the claim on its fetch (the lock; the call is admitted apart). */
   claimWindow(claim: WindowClaimRequest): Promise<WindowClaim>;
-  /** Stores a window for `keepMs`, `ageMs` old, and releases `lockId`'s lock on it if it still holds it. */
-  publishWindow(key: string, value: string, ageMs: number, keepMs: number, lockId: string | undefined): Promise<void>;
+  /**
+   * Stores a window for `keepMs`, `ageMs` old, under each of its `tags` (cache-tags.ts), unless a purge of any of
+   * them came after the claim its fetch followed (`seen`, that claim's `purges`); releases `lockId`'s lock on
+   * it if it still holds it.
+   */
+  publishWindow(
+    key: string,
+    value: string,
+    ageMs: number,
+    keepMs: number,
+    lockId: string | undefined,
+    purges: PublishPurges,
+  ): Promise<void>;
+  /**
+   * Drops every window stored under `tag`, keeps any window whose fetch was claimed before now from being stored
+   * under it later (for `keepMs`, the longest a window is kept), and records the purge in the fleet's log, where
+   * the others read it (purgesSince) when told (onPurge) or when they next look. Undefined when the store cannot
+   * answer.
+   */
+  purge(tag: string, keepMs: number): Promise<StorePurge | undefined>;
+  /** The purges recorded since `position` (undefined: none, only where the log is now); undefined when the store cannot answer. */
+  purgesSince(position: PurgePosition | undefined): Promise<PurgeLogRead | undefined>;
+  /** Calls `listener` soon after any instance purges: a hint to read purgesSince at once, which a lost connection may drop. */
+  onPurge(listener: () => void): void;
   /** The fleet's token while it needs no renewal, or the claim on its renewal. */
   claimToken(claim: TokenClaimRequest): Promise<TokenClaim>;
   /** Stores a token the upstream has just issued, and releases `lockId`'s renewal lock if it still holds it. */
@@ -33,11 +63,27 @@ export interface SharedStore {
   releaseToken(lockId: string): Promise<void>;
   /** Holds the other instances' upstream calls back for `ms`. */
   hold(by: string, ms: number, rateLimited: boolean): Promise<void>;
-  /** The hold and the call budget for one upstream call no claim admitted; undefined when the store cannot answer. */
+  /** The hold and the call budget for one upstream call; undefined when the store cannot answer. */
   admit(admission: CallAdmission): Promise<AdmissionDecision | undefined>;
   /** Takes `count` tokens from the bucket `key`, all or none and only if `keep` are left after. */
   take(key: string, bucket: BucketShape, count: number, keep?: number): Promise<BucketDecision | undefined>;
 }
+
+/** Where in the fleet's log of purges an instance is: the log (a new one after Redis lost its data) and the last purge applied. */
+export interface PurgePosition {
+  log: string;
+  sequence: number;
+}
+
+export interface StorePurge {
+  /** Windows the store dropped. */
+  windows: number;
+  /** Where this purge sits in the log. */
+  position: PurgePosition;
+}
+
+/** The tags purged since a position, oldest first, or `gap` when the log no longer holds them all (or is another log). */
+export type PurgeLogRead = { position: PurgePosition; tags: string[] } | { position: PurgePosition; gap: true };
 
 /** What decides whether an instance may call the upstream: the others' holds, and the fleet's call budget. */
 export interface CallAdmission {
@@ -58,14 +104,11 @@ export interface WindowClaimRequest {
   lockMs: number;
   /** The TTL: a window this old or younger is fresh and claims nothing. */
   freshMs: number;
-  /** TTL plus stale-while-revalidate: a fetch for a window younger than this is a background refresh. */
-  refreshMs: number;
-  admission: CallAdmission;
 }
 
 /** How a claim went, whatever it claimed. */
 export type ClaimOutcome =
-  /** This claim holds the lock; for a window, the hold and the budget admitted its first call. */
+  /** This claim holds the lock. */
   | { outcome: 'taken' }
   /** Another instance holds the lock. */
   | { outcome: 'held' }
@@ -82,7 +125,11 @@ export interface StoredWindow {
   ageMs: number;
 }
 
-export type WindowClaim = ({ outcome: 'fresh' } | ClaimOutcome | HeldBack) & { stored: StoredWindow | undefined };
+export type WindowClaim = ({ outcome: 'fresh' } | ClaimOutcome) & {
+  stored: StoredWindow | undefined;
+  /** Where the fleet's log of purges was when the store answered (opaque): a window fetched since is published with it. */
+  purges?: string | undefined;
+};
 
 export interface TokenClaimRequest {
   lockId: string;

@@ -1,7 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as pause } from 'node:timers/promises';
-import type { Clock } from './resilience/clock.js';
-import type { CallAdmission, HeldBack, SharedStore, StoredWindow, WindowClaim } from './shared-store.js';
+import { dataTags } from './cache-tags.js';
+import { type Clock, wallTime } from './resilience/clock.js';
+import type { SearchQuery } from './search-query.js';
+import type { SharedStore, StoredWindow, WindowClaim } from './shared-store.js';
 import { decodeWindow, encodeWindow } from './window-codec.js';
 import type { SearchWindow } from './window-size.js';
 
@@ -10,19 +12,14 @@ export const WINDOW_POLL_MS = 5;
 
 export interface SharedWindowsOptions {
   store: SharedStore;
-  /** How long a window is fresh; with stale-while-revalidate, how long its fetch is a background refresh; how long any instance may serve it. */
+  /** How long a window is fresh, and how long any instance may serve it. */
   ttlMs: number;
-  refreshMs: number;
   maxAgeMs: number;
   pageSize: number;
   /** How long one fetch may take: the lock's lifetime, and the longest another instance waits for it. */
   fetchTimeoutMs: number;
   /** This instance's clock: a window read from the store is given to it as fetched its age (on the store's clock) ago. */
   clock: Clock;
-  /** What admits this instance's calls to the upstream: the fleet's holds and call budget. */
-  admission: CallAdmission;
-  /** The error a call held back by the fleet (another's hold, the spent budget) fails with. */
-  heldBack: (decision: HeldBack, background: boolean) => Error;
 }
 
 /** What the store answered for a window: the window, if it holds one still served, and unless it was fresh, the claim on its fetch. */
@@ -40,9 +37,10 @@ export interface WindowFetchClaim {
 /**
  * Search windows as a second cache level shared by a fleet, and one upstream
  * fetch per window for the whole fleet. One round trip reads the window and,
- * when it is not fresh, claims its fetch (the lock, the others' holds and the
- * call budget, see SharedStore.claimWindow); the instance that takes the lock
- * calls the upstream and publishes the window, releasing the lock, in one
+ * when it is not fresh, claims its fetch (the lock, see
+ * SharedStore.claimWindow); the instance that takes the lock calls the
+ * upstream (each call admitted by the fleet's hold and budget, see
+ * SharedStore.admit) and publishes the window, releasing the lock, in one
  * more. The others ask again until the window is there, and call the upstream
  * themselves only when the lock is gone without a window, their wait is over
  * or the store is away. Ages are the store's: an instance whose clock runs
@@ -68,13 +66,12 @@ export class SharedWindows {
    * A fresh window for `key`: one another instance fetched, or one
    * `fetchUpstream` fetches under the fleet's lock and publishes. `claim` is
    * the answer of an earlier lookup, used rather than asked again.
-   * `fetchUpstream` is told whether the claim has admitted its first call.
    */
   async fetch(
     key: string,
+    query: SearchQuery,
     claim: WindowFetchClaim | undefined,
-    fetchUpstream: (admitted: boolean) => Promise<SearchWindow>,
-    background: boolean,
+    fetchUpstream: () => Promise<SearchWindow>,
   ): Promise<SearchWindow> {
     const lockId = claim?.lockId ?? randomUUID();
     let answer = claim?.answer;
@@ -87,19 +84,17 @@ export class SharedWindows {
         case 'fresh': {
           const window = this.#decode(key, answer.stored);
           // A fresh value that does not read as a window is fetched anew, and replaced.
-          return window ?? this.#fetchAndPublish(key, undefined, fetchUpstream, false);
+          return window ?? this.#fetchAndPublish(key, query, undefined, answer.purges, fetchUpstream);
         }
         case 'taken':
-          return this.#fetchAndPublish(key, lockId, fetchUpstream, true);
-        case 'held back':
-          throw this.#options.heldBack(answer, background);
         case 'unavailable':
-          // A lock an earlier, late claim took is still this one's, and released with the publish.
-          return this.#fetchAndPublish(key, lockId, fetchUpstream, false);
+          // Unavailable: a lock an earlier, late claim took is still this one's, and released after the fetch (no
+          // position of the purges was read: the window is not published).
+          return this.#fetchAndPublish(key, query, lockId, answer.purges, fetchUpstream);
         case 'held':
         case 'missed':
           // A late answer is no outage: asked again (with the same id, so a lock it took is found to be this one's).
-          if (Date.now() >= waitUntil) return this.#fetchAndPublish(key, lockId, fetchUpstream, false);
+          if (Date.now() >= waitUntil) return this.#fetchAndPublish(key, query, lockId, answer.purges, fetchUpstream);
           await pause(WINDOW_POLL_MS);
           answer = undefined;
       }
@@ -113,44 +108,46 @@ export class SharedWindows {
   }
 
   #claim(key: string, lockId: string): Promise<WindowClaim> {
-    const { ttlMs, refreshMs, fetchTimeoutMs, admission } = this.#options;
-    return this.#options.store.claimWindow({
-      key: storeKey(key),
-      lockId,
-      lockMs: fetchTimeoutMs,
-      freshMs: ttlMs,
-      refreshMs,
-      admission,
-    });
+    const { ttlMs, fetchTimeoutMs } = this.#options;
+    return this.#options.store.claimWindow({ key: storeKey(key), lockId, lockMs: fetchTimeoutMs, freshMs: ttlMs });
   }
 
   /** The window stored for `key`, fetched its age ago by this instance's clock; undefined if it does not read as one, or is too old. */
   #decode(key: string, stored: StoredWindow | undefined): SearchWindow | undefined {
     if (stored === undefined || stored.ageMs > this.#options.maxAgeMs) return undefined;
     const window = decodeWindow(stored.value, key, this.#options.pageSize);
-    return window && { ...window, fetchedAt: this.#options.clock() - stored.ageMs };
+    const { clock } = this.#options;
+    return window && { ...window, fetchedAt: clock() - stored.ageMs, fetchedAtWall: wallTime(clock) - stored.ageMs };
   }
 
   /**
-   * The upstream's window, published for the others once the caller has it (the publish releases the lock); on
-   * failure the lock is released, so nobody waits for it.
+   * The upstream's window, published for the others once the caller has it (the publish releases the lock) under
+   * the tags of what it holds, with where the log of purges was before the fetch began (`purgesSeen`), so that a
+   * purge meanwhile keeps it out; without that (the store did not answer the claim) it is not published. On
+   * failure, or unpublished, the lock is released, so nobody waits for it.
    */
   async #fetchAndPublish(
     key: string,
+    query: SearchQuery,
     lockId: string | undefined,
-    fetchUpstream: (admitted: boolean) => Promise<SearchWindow>,
-    admitted: boolean,
+    purgesSeen: string | undefined,
+    fetchUpstream: () => Promise<SearchWindow>,
   ): Promise<SearchWindow> {
     const { store, clock, maxAgeMs } = this.#options;
     let window: SearchWindow;
     try {
-      window = await fetchUpstream(admitted);
+      window = await fetchUpstream();
     } catch (error) {
       if (lockId !== undefined) void store.releaseWindow(storeKey(key), lockId);
       throw error;
     }
+    if (purgesSeen === undefined) {
+      if (lockId !== undefined) void store.releaseWindow(storeKey(key), lockId);
+      return window;
+    }
     const ageMs = Math.max(0, clock() - window.fetchedAt);
-    void store.publishWindow(storeKey(key), encodeWindow(key, window), ageMs, maxAgeMs - ageMs, lockId);
+    const tags = [...dataTags(query, window.slots)];
+    void store.publishWindow(storeKey(key), encodeWindow(key, window), ageMs, maxAgeMs - ageMs, lockId, { tags, seen: purgesSeen });
     return window;
   }
 }

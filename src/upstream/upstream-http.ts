@@ -13,11 +13,11 @@ import { NO_UPSTREAM_OBSERVER, statusClassOf, type UpstreamCallOutcome, type Ups
 import { CallBudget } from './resilience/call-budget.js';
 import { CircuitBreaker } from './resilience/circuit-breaker.js';
 import { ConcurrencyLimit } from './resilience/concurrency-limit.js';
-import { systemClock, type Clock } from './resilience/clock.js';
+import { systemClock, type Clock, wallTime } from './resilience/clock.js';
 import { deadlineExceeded } from './resilience/deadline.js';
 import { timerDelayUntil } from '../shared/timers.js';
 import { parseRetryAfter } from './resilience/retry-policy.js';
-import type { CallAdmission, HeldBack, SharedStore } from './shared-store.js';
+import type { HeldBack, SharedStore } from './shared-store.js';
 import { heldBackByFleet, SharedHold } from './shared-hold.js';
 
 export interface UpstreamHttpOptions {
@@ -38,7 +38,7 @@ export interface UpstreamHttpOptions {
   /** Shares the upstream's "wait" (429 with Retry-After, circuit open) and the call budget with the other instances of a fleet. */
   shared?: SharedStore | undefined;
   /** Calls per minute the upstream may be made, token calls included; undefined: no budget. */
-  maxCallsPerMinute?: number | undefined;
+  maxCallsPerMinute: number | undefined;
   observer?: UpstreamObserver | undefined;
 }
 
@@ -51,8 +51,6 @@ export interface UpstreamRequest {
   body?: string;
   /** A refresh nobody waits for: it gives way first when the call budget runs low. */
   background?: boolean | undefined;
-  /** The fleet's holds and call budget have admitted this call already (a window's claim did, in its round trip). */
-  admitted?: boolean | undefined;
 }
 
 export interface UpstreamResponse {
@@ -143,7 +141,7 @@ export class UpstreamHttp {
     const startedAt = performance.now();
     try {
       // Before the breaker, which once it admits a probe waits for its outcome.
-      if (!request.admitted) await this.#admitToFleet(where, request.background === true);
+      await this.#admitToFleet(where, request.background === true);
       this.#admit(where);
       // The slot comes back when undici is done with the call, not when its caller stops
       // waiting: a call answered at its deadline may still sit in the pool's queue.
@@ -164,7 +162,7 @@ export class UpstreamHttp {
       response = {
         status: answer.statusCode,
         body: answer.body,
-        retryAfterMs: parseRetryAfter(answer.headers['retry-after'], this.#maxRetryAfterMs, this.#clock()),
+        retryAfterMs: parseRetryAfter(answer.headers['retry-after'], this.#maxRetryAfterMs, wallTime(this.#clock)),
       };
     } catch (error) {
       this.#breaker.recordFailure();
@@ -202,13 +200,8 @@ export class UpstreamHttp {
     return { circuit: this.#breaker.state, callsInFlight: this.#limit.inFlight, callsWaiting: this.#limit.waiting };
   }
 
-  /** What admits this instance's calls through the fleet's store, for a claim to decide in its own round trip. */
-  get admission(): CallAdmission | undefined {
-    return this.#fleet?.hold.admission;
-  }
-
   /** The error of a call the fleet holds back (another's hold, the spent budget), counted as held back. */
-  heldBack(decision: HeldBack, where: string, background: boolean): Error {
+  #heldBack(decision: HeldBack, where: string, background: boolean): Error {
     this.#observer.heldBack(decision.reason);
     if (decision.reason === 'budget_spent' && this.#budget) return this.#budget.spent(where, background, decision.waitMs);
     return heldBackByFleet(decision, where);
@@ -220,7 +213,7 @@ export class UpstreamHttp {
    */
   async #admitToFleet(where: string, background: boolean): Promise<void> {
     const decision = this.#fleet && (await this.#fleet.store.admit({ ...this.#fleet.hold.admission, background }));
-    if (decision?.outcome === 'held back') throw this.heldBack(decision, where, background);
+    if (decision?.outcome === 'held back') throw this.#heldBack(decision, where, background);
     if (decision !== undefined || this.#budget === undefined) return;
     try {
       this.#budget.take(where, background);

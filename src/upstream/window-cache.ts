@@ -1,16 +1,17 @@
 import { type Span, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { LRUCache } from 'lru-cache';
 import { UpstreamError, UpstreamRejectedQueryError } from '../errors/upstream-errors.js';
+import type { TagMatcher } from './cache-tags.js';
 import { reportFailure, type UpstreamLog } from './log.js';
 import { NO_UPSTREAM_OBSERVER, type UpstreamObserver } from './observer.js';
 import { systemClock, type Clock } from './resilience/clock.js';
 import { type Deadline, waitWithin } from './resilience/deadline.js';
 import { SEARCH_ENDPOINT, UPSTREAM_MAX_PAGE_SIZE, type WindowRequest } from './search-call.js';
-import type { CallAdmission, HeldBack, SharedStore } from './shared-store.js';
+import type { SharedStore } from './shared-store.js';
 import { SharedWindows, type WindowFetchClaim } from './shared-windows.js';
 import { entryBytes, entryKey } from './cache-entry.js';
-import { windowBytes, windowFromBytes } from './window-bytes.js';
-import { type SearchWindow, windowKey } from './window-size.js';
+import { keyOfWindowBytes, windowBytes, windowBytesHoldCompany, windowFromBytes } from './window-bytes.js';
+import { queryOfWindowKey, type SearchWindow, windowKey } from './window-size.js';
 
 export interface SearchCacheOptions {
   /** How long a window is fresh. */
@@ -29,24 +30,14 @@ export interface WindowCacheOptions {
   /** Where tracing is on: each lookup of a window gets a span, the parent of the upstream calls it makes. */
   tracer?: Tracer | undefined;
   observer?: UpstreamObserver | undefined;
-  /** Judges the windows' age; the same clock stamps their `fetchedAt`. */
+  /** Judges the windows' age; the same clock stamps their `fetchedAt` (and its wall time, their `fetchedAtWall`). */
   clock?: Clock | undefined;
-  /**
-   * Fetches one window from the upstream; one call at a time per window, shared by all who wait for it. `admitted`:
-   * the fleet's claim on the fetch has admitted its first call (holds and budget), which asks the store no more.
-   */
-  fetchWindow: (request: WindowRequest, admitted: boolean) => Promise<SearchWindow>;
+  /** Fetches one window from the upstream; one call at a time per window, shared by all who wait for it. */
+  fetchWindow: (request: WindowRequest) => Promise<SearchWindow>;
   /** A fleet's store: a second cache level behind this one, and one fetch per window for the fleet. */
-  shared?: SharedFleet | undefined;
+  shared?: SharedStore | undefined;
   /** How long one fetch may take; another instance waits for it at most this long. */
   fetchTimeoutMs: number;
-}
-
-/** The fleet's store, and what admits this instance's calls through it. */
-export interface SharedFleet {
-  store: SharedStore;
-  admission: CallAdmission;
-  heldBack: (decision: HeldBack, background: boolean) => Error;
 }
 
 /** What a lookup in the fleet's store found: a window still served there, and the fetch its claim started, if any. */
@@ -84,6 +75,11 @@ export class WindowCache {
   /** Lookups in the fleet's store under way, by key: the requests that miss here together ask the store once. */
   readonly #sharedLookups = new Map<string, Promise<SharedFound>>();
   readonly #clock: Clock;
+  /**
+   * Counts purges: a fetch or a lookup in the fleet's store begun before one keeps nothing here (what it brings may
+   * be what the purge dropped), and no request arriving after one joins it.
+   */
+  #purges = 0;
 
   constructor(options: WindowCacheOptions) {
     this.#options = options;
@@ -94,9 +90,8 @@ export class WindowCache {
     this.#shared =
       options.shared &&
       new SharedWindows({
-        ...options.shared,
+        store: options.shared,
         ttlMs,
-        refreshMs: ttlMs + staleWhileRevalidateMs,
         maxAgeMs: this.#maxAgeMs,
         pageSize: UPSTREAM_MAX_PAGE_SIZE,
         fetchTimeoutMs: options.fetchTimeoutMs,
@@ -111,8 +106,8 @@ export class WindowCache {
       // Reads the clock on every check. By default lru-cache reuses one reading for 1 ms through a timer set
       // on access, and on a gateway answering one search at a time that timer wakes the event loop for nothing.
       ttlResolution: 0,
-      // An injected clock drives the cache's own expiry too; otherwise lru-cache keeps its monotonic performance.now().
-      ...(options.clock ? { perf: { now: options.clock } } : {}),
+      // The cache's own expiry on the clock the windows' ages are judged by.
+      perf: { now: this.#clock },
     });
   }
 
@@ -123,6 +118,25 @@ export class WindowCache {
 
   clear(): void {
     this.#windows.clear();
+  }
+
+  /**
+   * Drops every window `matcher` says holds its tag, and returns how many
+   * went. Fetches and lookups under way are left to those already waiting for
+   * them and kept out of the cache: a request from now on starts its own. A
+   * walk over the windows held, once per purge: no request pays for it.
+   */
+  purge(matcher: TagMatcher): number {
+    this.#purges += 1;
+    this.#fetches.clear();
+    this.#sharedLookups.clear();
+    const dropped: string[] = [];
+    for (const [key, bytes] of this.#windows.entries()) {
+      const held = { holdsCompany: (jurisdiction: string, number: string) => windowBytesHoldCompany(bytes, jurisdiction, number) };
+      if (matcher.holds(queryOfWindowKey(keyOfWindowBytes(bytes)), held)) dropped.push(key);
+    }
+    for (const key of dropped) this.#windows.delete(key);
+    return dropped.length;
   }
 
   /**
@@ -138,17 +152,20 @@ export class WindowCache {
       return inFlight;
     }
     const background = request.background === true;
-    const fetchUpstream = (admitted: boolean) => this.#options.fetchWindow(request, admitted);
-    const fetching = (this.#shared ? this.#shared.fetch(key, claim, fetchUpstream, background) : fetchUpstream(false))
+    const purges = this.#purges;
+    const fetchUpstream = () => this.#options.fetchWindow(request);
+    const fetching = (this.#shared ? this.#shared.fetch(key, request.query, claim, fetchUpstream) : fetchUpstream())
       .then((window) => {
-        this.#keep(key, window);
+        if (purges === this.#purges) this.#keep(key, window);
         return window;
       })
       .catch((error: unknown) => {
         reportFailure(this.#options.log, error, background ? 'Background refresh of a stale search failed' : 'Search failed');
         throw error;
       })
-      .finally(() => this.#fetches.delete(key));
+      .finally(() => {
+        if (this.#fetches.get(key) === fetching) this.#fetches.delete(key);
+      });
     // A background refresh has nobody waiting for it: its failure is logged above, never left unhandled.
     fetching.catch(() => {});
     this.#fetches.set(key, fetching);
@@ -164,15 +181,18 @@ export class WindowCache {
     const inFlight = this.#sharedLookups.get(key);
     if (inFlight !== undefined) return inFlight;
     const { ttlMs, staleWhileRevalidateMs } = this.#options.cache;
+    const purges = this.#purges;
     const looking = shared
       .lookup(key)
       .then(({ window, claim }) => {
-        if (window !== undefined) this.#keep(key, window);
+        if (window !== undefined && purges === this.#purges) this.#keep(key, window);
         const servable = window !== undefined && this.#clock() - window.fetchedAt <= ttlMs + staleWhileRevalidateMs;
         const refreshing = claim && this.#refresh(key, { ...request, background: servable }, claim);
         return { window, refreshing };
       })
-      .finally(() => this.#sharedLookups.delete(key));
+      .finally(() => {
+        if (this.#sharedLookups.get(key) === looking) this.#sharedLookups.delete(key);
+      });
     this.#sharedLookups.set(key, looking);
     return looking;
   }
@@ -193,7 +213,7 @@ export class WindowCache {
     return Math.max(1, this.#maxAgeMs - (this.#clock() - window.fetchedAt));
   }
 
-  /** When `window` goes past its TTL (epoch ms by this cache's clock). */
+  /** When `window` goes past its TTL, on this cache's clock. */
   freshUntil(window: SearchWindow): number {
     return window.fetchedAt + this.#options.cache.ttlMs;
   }

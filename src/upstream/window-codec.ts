@@ -81,7 +81,11 @@ function storedWindowSchema(pageSize: number): ReturnType<typeof buildSchema> {
   return schema;
 }
 
-/** A window as stored for the other instances: the key it is for goes with it, so a value can never stand in for another search. */
+/**
+ * A window as stored for the other instances: the key it is for goes with it, so a value can never stand in for
+ * another search. Its `fetchedAt` goes with it as every release reads it, but means nothing on another instance's
+ * clock: a reader dates the window by the age the store keeps beside it (shared-windows.ts).
+ */
 export function encodeWindow(key: string, window: SearchWindow): string {
   return JSON.stringify({ key, slots: window.slots, repeated: window.repeated, total: window.total, fetchedAt: window.fetchedAt });
 }
@@ -90,7 +94,7 @@ export function encodeWindow(key: string, window: SearchWindow): string {
  * A stored window read as carefully as an upstream payload: anything too
  * long, not JSON, of another shape or for another key is no window (a miss).
  */
-export function decodeWindow(raw: string, key: string, pageSize: number): SearchWindow | undefined {
+export function decodeWindow(raw: string, key: string, pageSize: number): Omit<SearchWindow, 'fetchedAt' | 'fetchedAtWall'> | undefined {
   if (raw.length > MAX_STORED_WINDOW_LENGTH) return undefined;
   let parsed: unknown;
   try {
@@ -100,6 +104,6 @@ export function decodeWindow(raw: string, key: string, pageSize: number): Search
   }
   const read = storedWindowSchema(pageSize).safeParse(parsed);
   if (!read.success || read.data.key !== key) return undefined;
-  const { slots, repeated, total, fetchedAt } = read.data;
-  return { slots, repeated: repeated.length === 0 ? NO_REPEATS : repeated, total, fetchedAt };
+  const { slots, repeated, total } = read.data;
+  return { slots, repeated: repeated.length === 0 ? NO_REPEATS : repeated, total };
 }

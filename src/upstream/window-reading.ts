@@ -4,7 +4,7 @@ import { reportFailure, type UpstreamLog } from './log.js';
 import { repeatedSlots } from './repeated-results.js';
 import type { SearchQuery } from './search-query.js';
 import { MAX_PREVIOUS_NAMES, readSearchResponse, type SearchResponse } from './search-response.js';
-import type { Clock } from './resilience/clock.js';
+import { type Clock, wallTime } from './resilience/clock.js';
 import type { UpstreamResponse } from './upstream-http.js';
 import { NO_REPEATS, type SearchWindow } from './window-size.js';
 
@@ -14,7 +14,7 @@ export interface WindowReading {
   redact(text: string): string;
   /** The page size every search asks for: results past it are left out. */
   pageSize: number;
-  /** Stamps each window's `fetchedAt`, from which the cache judges its age. */
+  /** Stamps each window's `fetchedAt`, from which the cache judges its age, and with its wall time `fetchedAtWall`. */
   clock: Clock;
 }
 
@@ -69,6 +69,7 @@ export function readWindow(
     repeated: repeated.length > 0 ? repeated : NO_REPEATS,
     total: read.total,
     fetchedAt: clock(),
+    fetchedAtWall: wallTime(clock),
     body: response.body,
   };
 }

@@ -11,7 +11,10 @@ export interface SearchWindow {
    */
   repeated: readonly number[];
   total: number;
+  /** When it was fetched on the gateway's clock (resilience/clock.ts), which its age and freshness are judged by. */
   fetchedAt: number;
+  /** When it was fetched on the wall clock (epoch ms): what clients are shown, never an age. */
+  fetchedAtWall: number;
   /**
    * The upstream's body the window was read from, when this instance read it:
    * what the search cache keeps of it (window-bytes.ts). Never published to
@@ -30,4 +33,10 @@ export const NO_REPEATS: readonly number[] = Object.freeze([]);
  */
 export function windowKey(query: SearchQuery, index: number): string {
   return [query.jurisdiction, query.q, index].join('\u0000');
+}
+
+/** The query a window key was made of: the jurisdiction holds no NUL and the index none, whatever `q` holds. */
+export function queryOfWindowKey(key: string): SearchQuery {
+  const first = key.indexOf('\u0000');
+  return { jurisdiction: key.slice(0, first), q: key.slice(first + 1, key.lastIndexOf('\u0000')) };
 }

@@ -13,20 +13,27 @@ import { createCache } from './apollo-cache.js';
 
 type Connection = SearchCompaniesQuery['searchCompanies'];
 
-/** Apollo Client with the cache docs/clients.md shows, over real HTTP to the gateway, counting the requests it sends. */
-function apolloClient(stack: Stack) {
+/**
+ * Apollo Client with the cache docs/clients.md shows, over real HTTP to the gateway, counting the requests it sends;
+ * `useGETForQueries` sends queries by GET, as apps do to let HTTP caches keep the answers.
+ */
+function apolloClient(stack: Stack, { useGETForQueries = false } = {}) {
   const requests: string[] = [];
+  const answers: Response[] = [];
   const client = new ApolloClient({
     cache: createCache(),
     link: new HttpLink({
       uri: stack.gateway.graphqlUrl,
-      fetch: (input, init) => {
-        requests.push(String(init?.body));
-        return fetch(input, init);
+      useGETForQueries,
+      fetch: async (input, init) => {
+        requests.push(init?.method === 'GET' ? `GET ${String(input)}` : String(init?.body));
+        const answer = await fetch(input, init);
+        answers.push(answer);
+        return answer;
       },
     }),
   });
-  return { client, requests };
+  return { client, requests, answers };
 }
 
 describe.each([
@@ -67,6 +74,18 @@ describe.each([
     expect(backward.requests).toHaveLength(Math.ceil(reachable / pageSize));
     expect(ids(fromEnd)).toEqual(ids(merged));
     expect(fromEnd.pageInfo).toMatchObject({ hasPreviousPage: false, hasNextPage: false });
+  });
+
+  it('works unchanged with queries sent by GET, whose answers HTTP caches may keep', async () => {
+    const { client, requests, answers } = apolloClient(stack, { useGETForQueries: true });
+    let merged = await page(client, { first: pageSize });
+    while (merged.pageInfo.hasNextPage) merged = await page(client, { first: pageSize, after: merged.pageInfo.endCursor });
+    expect(ids(merged)).toHaveLength(reachable);
+    expect(requests.every((request) => request.startsWith('GET '))).toBe(true);
+    expect(answers.map((answer) => answer.headers.get('cache-control'))).toEqual(
+      answers.map(() => expect.stringMatching(/^public, max-age=\d+, stale-while-revalidate=\d+, stale-if-error=\d+$/)),
+    );
+    expect(answers.every((answer) => answer.headers.get('etag') !== null)).toBe(true);
   });
 
   it('answers company(...) and node(id:) from the cache for a company a search brought', async () => {

@@ -1,70 +1,26 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { SignJWT } from 'jose';
-import { dump, loadAll } from 'js-yaml';
-import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
-import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
-import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
-import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
-import { Secret } from 'kubernetes-models/v1/Secret';
-import { Service } from 'kubernetes-models/v1/Service';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Setting } from '../../src/gateway/config/kinds.js';
-import { SETTING_GROUPS } from '../../src/gateway/config/settings.js';
+import { apiKeys, Refusal } from '../../src/gateway/config/kinds.js';
+import { HEALTH_PATH, READY_PATH } from '../../src/gateway/paths.js';
 import { SHUTDOWN_GRACE_MS } from '../../src/gateway/server.js';
-import { freePort, IMAGE, logLines, podman, ROOT, run, searchBody, VERSION, waitFor } from './support/containers.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: objects as rendered, checked against the API schema below
-type Manifest = Record<string, any>;
-
-/** The API schema of each kind the manifests hold, as kubernetes-models has it (validate() throws on a violation). */
-const MODELS: Record<string, new (data: never) => { validate(): void }> = {
-  'apps/v1/Deployment': Deployment,
-  'v1/Service': Service,
-  'v1/ConfigMap': ConfigMap,
-  'v1/Secret': Secret,
-  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
-  'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
-  'monitoring.coreos.com/v1/ServiceMonitor': ServiceMonitor,
-};
+import { searchesFor, startBackends, type Backends } from './support/backends.js';
+import { podman, ROOT, run, searchBody, VERSION } from './support/containers.js';
+import { decode, KubePlay, type Manifest } from './support/kube-play.js';
+import { byKind, heapAndLimitMiB, one, parseManifests, SECRET_SETTINGS, selects, validate } from './support/manifests.js';
 
 const KUSTOMIZATIONS = `${ROOT}deploy/kubernetes/`;
-/** The variables of the settings the gateway holds secret (each may be given as NAME_FILE instead). */
-const SECRET_SETTINGS = new Set(
-  SETTING_GROUPS.flatMap((group) => Object.values(group.settings) as Setting<unknown>[])
-    .filter((declared) => declared.secret)
-    .map((declared) => declared.env),
-);
 let kubectl: string;
 
 async function render(kustomization: string): Promise<Manifest[]> {
-  const { stdout } = await run(kubectl, ['kustomize', `${KUSTOMIZATIONS}${kustomization}`]);
-  return loadAll(stdout) as Manifest[];
+  return parseManifests((await run(kubectl, ['kustomize', `${KUSTOMIZATIONS}${kustomization}`])).stdout);
 }
 
-function validate(manifest: Manifest): void {
-  const Model = MODELS[`${manifest.apiVersion}/${manifest.kind}`];
-  if (Model === undefined) throw new Error(`No schema for ${manifest.apiVersion} ${manifest.kind}`);
-  // kustomize breaks a long base64 value into lines, which Kubernetes' decoder skips and the schema's "byte" format does not.
-  const data = manifest.kind === 'Secret' ? { data: mapValues(manifest.data, (value) => value.replace(/\s/g, '')) } : {};
-  new Model({ ...manifest, ...data } as never).validate();
+/** The API keys of a GATEWAY_API_KEYS file, as `id:key` pairs, read as the gateway reads them. */
+function apiKeyEntries(raw: string): [string, string][] {
+  expect(apiKeys.parse(raw, 'GATEWAY_API_KEYS')).not.toBeInstanceOf(Refusal);
+  return raw.split(',').map((entry) => entry.trim().split(':') as [string, string]);
 }
-
-function mapValues(object: Record<string, string>, map: (value: string) => string): Record<string, string> {
-  return Object.fromEntries(Object.entries(object).map(([key, value]) => [key, map(value)]));
-}
-
-const byKind = (manifests: Manifest[], kind: string) => manifests.filter((manifest) => manifest.kind === kind);
-const one = (manifests: Manifest[], kind: string, name?: string) => {
-  const found = byKind(manifests, kind).filter((manifest) => name === undefined || manifest.metadata.name === name);
-  expect(found, `${kind} ${name ?? ''}`).toHaveLength(1);
-  return found[0]!;
-};
-const selects = (selector: Record<string, string>, labels: Record<string, string>) =>
-  Object.keys(selector).length > 0 && Object.entries(selector).every(([key, value]) => labels[key] === value);
 
 describe('the Kubernetes manifests (deploy/kubernetes)', () => {
   beforeAll(async () => {
@@ -74,8 +30,9 @@ describe('the Kubernetes manifests (deploy/kubernetes)', () => {
   it.for(['base', 'example'])('%s renders, and every object is valid against the Kubernetes API schema', async (kustomization) => {
     const manifests = await render(kustomization);
     const kinds = manifests.map((manifest) => manifest.kind).sort();
-    const expected = ['ConfigMap', 'Deployment', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'Service'];
-    expect(kinds).toEqual(kustomization === 'base' ? expected : [...expected, 'Secret', 'Service', 'ServiceMonitor'].sort());
+    const expected = ['ConfigMap', 'Deployment', 'HorizontalPodAutoscaler', 'NetworkPolicy', 'PodDisruptionBudget', 'Service'];
+    const example = [...expected, 'Ingress', 'NetworkPolicy', 'PrometheusRule', 'Secret', 'Service', 'ServiceMonitor'];
+    expect(kinds).toEqual((kustomization === 'base' ? expected : example).sort());
     for (const manifest of manifests) validate(manifest);
     // The schema check is real: a probe period written as a string is refused.
     const deployment = structuredClone(one(manifests, 'Deployment'));
@@ -96,9 +53,10 @@ describe('the Kubernetes manifests (deploy/kubernetes)', () => {
     const drainMs = Number(settings.SHUTDOWN_DRAIN_DELAY_MS);
     expect(drainMs).toBeGreaterThan(0);
     expect(pod.spec.terminationGracePeriodSeconds * 1000).toBeGreaterThanOrEqual(drainMs + SHUTDOWN_GRACE_MS + 5_000);
-    expect(container.readinessProbe.httpGet).toEqual({ path: '/ready', port: 'http' });
+    expect(container.readinessProbe.httpGet).toEqual({ path: READY_PATH, port: 'http' });
     expect(container.readinessProbe.periodSeconds * container.readinessProbe.failureThreshold * 1000).toBeLessThan(drainMs);
-    expect(container.livenessProbe.httpGet).toEqual({ path: '/health', port: 'http' });
+    expect(container.livenessProbe.httpGet).toEqual({ path: HEALTH_PATH, port: 'http' });
+    expect(container.startupProbe.httpGet).toEqual({ path: HEALTH_PATH, port: 'http' });
     expect(container.lifecycle?.preStop).toBeUndefined();
 
     const ports = Object.fromEntries(container.ports.map((port: Manifest) => [port.name, port.containerPort]));
@@ -116,8 +74,6 @@ describe('the Kubernetes manifests (deploy/kubernetes)', () => {
       readOnlyRootFilesystem: true,
       capabilities: { drop: ['ALL'] },
     });
-    expect(container.resources.requests).toEqual(expect.objectContaining({ cpu: expect.any(String), memory: expect.any(String) }));
-    expect(container.resources.limits).toEqual(expect.objectContaining({ memory: expect.any(String) }));
     const mounts = Object.fromEntries(container.volumeMounts.map((mount: Manifest) => [mount.name, mount.mountPath]));
     expect(mounts).toEqual({ tmp: '/tmp', secrets: '/etc/company-search/secrets' });
     const secret = one(manifests, 'Secret');
@@ -143,7 +99,7 @@ describe('the Kubernetes manifests (deploy/kubernetes)', () => {
     expect(selects(deployment.spec.selector.matchLabels, labels)).toBe(true);
     const autoscaler = one(manifests, 'HorizontalPodAutoscaler');
     expect(autoscaler.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.metadata.name });
-    expect(autoscaler.spec.minReplicas).toBeGreaterThanOrEqual(2);
+    // The autoscaler alone sets the replicas: an apply does not reset what it chose.
     expect(deployment.spec.replicas).toBeUndefined();
     const metrics = one(manifests, 'Service', 'company-search-gateway-metrics');
     expect(selects(metrics.spec.selector, labels)).toBe(true);
@@ -151,57 +107,115 @@ describe('the Kubernetes manifests (deploy/kubernetes)', () => {
     expect(selects(one(manifests, 'ServiceMonitor').spec.selector.matchLabels, metrics.metadata.labels)).toBe(true);
   });
 
+  it('the example is a fleet an SRE runs: three pods or more on Redis, a heap under its limit, hard spread, a slow scale-down, one proxy hop let in, TLS, several API keys', async () => {
+    const manifests = await render('example');
+    const deployment = one(manifests, 'Deployment');
+    const pod = deployment.spec.template;
+    const [container] = pod.spec.containers;
+    const settings = one(manifests, 'ConfigMap').data as Record<string, string>;
+    const secret = one(manifests, 'Secret');
+    const values = decode(secret.data);
+
+    // More than one pod, so Redis: its URL (with its password) is a key of the Secret, named by REDIS_URL_FILE.
+    const autoscaler = one(manifests, 'HorizontalPodAutoscaler');
+    expect(autoscaler.spec.minReplicas).toBeGreaterThanOrEqual(3);
+    expect(settings.REDIS_URL_FILE).toBe('/etc/company-search/secrets/redis-url');
+    expect(new URL(values['redis-url']!.trim()).password).not.toBe('');
+    // Scale-down waits out a lull and takes one pod at a time; scale-up does not wait.
+    expect(autoscaler.spec.behavior.scaleDown.stabilizationWindowSeconds).toBeGreaterThanOrEqual(300);
+    expect(autoscaler.spec.behavior.scaleDown.policies).toEqual([{ type: 'Pods', value: 1, periodSeconds: 60 }]);
+    expect(autoscaler.spec.behavior.scaleUp.stabilizationWindowSeconds).toBe(0);
+
+    // The heap is capped below the memory limit, leaving Node's own memory room; memory is asked as much as the limit.
+    const { heap, limit } = heapAndLimitMiB(settings, container);
+    expect(heap / limit).toBeGreaterThanOrEqual(0.6);
+    expect(heap / limit).toBeLessThanOrEqual(0.8);
+    expect(container.resources.requests.memory).toBe(container.resources.limits.memory);
+
+    // Hard spread over hosts and over zones, counted per ReplicaSet so that a rolling update spreads too.
+    const spread = pod.spec.topologySpreadConstraints as Manifest[];
+    expect(spread.map((constraint) => [constraint.topologyKey, constraint.whenUnsatisfiable, constraint.maxSkew])).toEqual([
+      ['kubernetes.io/hostname', 'DoNotSchedule', 1],
+      ['topology.kubernetes.io/zone', 'DoNotSchedule', 1],
+    ]);
+    for (const constraint of spread) {
+      expect(selects(constraint.labelSelector.matchLabels, pod.metadata.labels)).toBe(true);
+      expect(constraint.matchLabelKeys).toEqual(['pod-template-hash']);
+    }
+
+    // One proxy hop is trusted, and only the ingress controller's namespace reaches the GraphQL port, only
+    // Prometheus' the metrics port. The Ingress ends TLS and sends to the Service's http port.
+    expect(settings.TRUSTED_PROXY_COUNT).toBe('1');
+    const [gatewayPolicy, redisPolicy] = [
+      one(manifests, 'NetworkPolicy', 'company-search-gateway'),
+      one(manifests, 'NetworkPolicy', 'redis'),
+    ];
+    expect(selects(gatewayPolicy.spec.podSelector.matchLabels, pod.metadata.labels)).toBe(true);
+    expect(gatewayPolicy.spec.policyTypes).toEqual(['Ingress']);
+    expect(gatewayPolicy.spec.ingress).toEqual([
+      { from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }], ports: [{ port: 'http' }] },
+      { from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }], ports: [{ port: 'metrics' }] },
+    ]);
+    const ingress = one(manifests, 'Ingress');
+    expect(ingress.spec.tls).toEqual([{ hosts: [ingress.spec.rules[0].host], secretName: expect.any(String) }]);
+    expect(ingress.spec.rules[0].http.paths[0].backend.service).toEqual({ name: 'company-search-gateway', port: { name: 'http' } });
+
+    // Redis private: the gateways (and Redis' own pods) only; the policy does not select the gateways themselves.
+    expect(selects(redisPolicy.spec.podSelector.matchLabels, pod.metadata.labels)).toBe(false);
+    expect(redisPolicy.spec.ingress[0].from.map((peer: Manifest) => peer.podSelector.matchLabels)).toEqual([
+      { 'app.kubernetes.io/name': 'company-search-gateway' },
+      { 'app.kubernetes.io/name': 'redis' },
+    ]);
+    expect(byKind(manifests, 'NetworkPolicy')).toHaveLength(2);
+
+    // An API key file with several clients, one per line, each line ending with the comma that separates entries.
+    const keys = apiKeyEntries(values['gateway-api-keys']!);
+    expect(keys.length).toBeGreaterThanOrEqual(3);
+    expect(values['gateway-api-keys']!.trim().split('\n')).toHaveLength(keys.length);
+  });
+
   describe('run with podman kube play', () => {
     const name = `csg-kube-test-${process.pid}`;
-    const dir = mkdtempSync(join(tmpdir(), 'csg-kube-test-'));
-    const file = join(dir, 'deployment.yaml');
-    const pod = `${name}-pod-0`;
-    const gateway = `${pod}-gateway`;
+    const play = new KubePlay();
+    let backends: Backends | undefined;
 
     afterAll(async () => {
-      await run('podman', ['kube', 'down', file], { allowFailure: true });
-      await run('podman', ['pod', 'rm', '-f', '-t', '0', pod], { allowFailure: true });
-      await run('podman', ['secret', 'rm', name], { allowFailure: true });
-      rmSync(dir, { recursive: true, force: true });
+      await play.stop();
+      await backends?.stop();
     });
 
-    it('runs the example as rendered: non-root, read-only, the Secret as files; answers a search and metrics; drains on stop', async () => {
+    it('runs three pods of the example as rendered, sharing one Redis: one token and one upstream search per distinct search for the fleet; non-root, read-only, the Secret as files; drains on stop', async () => {
       const manifests = await render('example');
-      const deployment = one(manifests, 'Deployment');
+      const configMap = structuredClone(one(manifests, 'ConfigMap'));
       const secret = one(manifests, 'Secret');
-      const settings = one(manifests, 'ConfigMap').data as Record<string, string>;
-      const http = await freePort();
-      const metricsPort = await freePort();
-      // What differs from a cluster: this test's image and names, and the ports published on loopback (no Service here).
-      deployment.metadata.name = name;
-      const spec = deployment.spec.template.spec;
-      spec.containers[0].image = IMAGE;
-      spec.containers[0].ports = spec.containers[0].ports.map((port: Manifest) => ({
-        ...port,
-        hostIP: '127.0.0.1',
-        hostPort: port.name === 'http' ? http : metricsPort,
-      }));
-      spec.volumes.find((volume: Manifest) => volume.name === 'secrets').secret.secretName = name;
-      // podman 4.3's kube play reads a Secret from its own store, not from the file, and writes each value of `data` to
-      // its file as it is, without decoding it (nor any of `stringData`): it is given the decoded values.
-      const values = mapValues(secret.data, (value) => Buffer.from(value, 'base64').toString());
-      writeFileSync(join(dir, 'secret.yaml'), dump({ ...secret, metadata: { ...secret.metadata, name }, data: values }));
-      await podman('secret', 'create', name, join(dir, 'secret.yaml'));
-      writeFileSync(file, [one(manifests, 'ConfigMap'), deployment].map((manifest) => dump(manifest)).join('---\n'));
-      await podman('kube', 'play', file);
-
-      const ready = await waitFor('the ready line', async () =>
-        (await logLines(gateway)).find((line) => String(line.msg).startsWith('Gateway ready')),
+      const settings = configMap.data as Record<string, string>;
+      const values = decode(secret.data);
+      const redisUrl = new URL(values['redis-url']!.trim());
+      backends = await startBackends(name, {
+        redisPassword: decodeURIComponent(redisUrl.password),
+        clientId: settings.UPSTREAM_CLIENT_ID!,
+        clientSecret: values['upstream-client-secret']!.trim(),
+      });
+      // What differs from a cluster: the addresses of Redis and of the upstream.
+      redisUrl.hostname = backends.redisHost;
+      settings.UPSTREAM_URL = `http://${backends.lookupHost}:4010`;
+      const network = backends.network;
+      const pods = await Promise.all(
+        [0, 1, 2].map((index) =>
+          play.play(
+            `${name}-${index}`,
+            { configMap, deployment: one(manifests, 'Deployment'), secret },
+            { network, secretValues: (decoded) => ({ ...decoded, 'redis-url': `${redisUrl.href}\n` }) },
+          ),
+        ),
       );
-      expect(ready.version).toBe(VERSION);
-      const base = `http://127.0.0.1:${http}`;
-      expect((await request(`${base}/ready`)).statusCode).toBe(200);
-      // Clients are let in by the API key and the JWT secret the gateway read from the Secret's files, and only by them.
-      const search = async (headers: Record<string, string>) => {
+      for (const pod of pods) expect(pod.ready.version).toBe(VERSION);
+
+      const search = async (base: string, q: string, headers: Record<string, string>) => {
         const response = await request(`${base}/graphql`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', ...headers },
-          body: searchBody('acme'),
+          body: searchBody(q),
         });
         const answer = (await response.body.json()) as { data?: { searchCompanies: { totalCount: number } }; errors?: unknown };
         return {
@@ -209,7 +223,22 @@ describe('the Kubernetes manifests (deploy/kubernetes)', () => {
           totalCount: answer.errors === undefined ? answer.data?.searchCompanies.totalCount : undefined,
         };
       };
-      const [, apiKey] = values['gateway-api-keys']!.trim().split(':') as [string, string];
+      // Each pod asked the same search, new to the fleet, with another client's key: one upstream call in all.
+      const keys = apiKeyEntries(values['gateway-api-keys']!);
+      const q = `kube fleet ${process.pid}`;
+      for (const [index, pod] of pods.entries()) {
+        expect((await request(`${pod.base}${READY_PATH}`)).statusCode).toBe(200);
+        expect(await search(pod.base, q, { 'x-api-key': keys[index % keys.length]![1] })).toEqual({
+          status: 200,
+          totalCount: expect.any(Number),
+        });
+      }
+      const counters = await backends.counters();
+      expect(searchesFor(counters, q)).toHaveLength(1);
+      expect(counters.tokenRequests).toBe(1);
+
+      // Clients are let in by the API keys and the JWT secret the gateway read from the Secret's files, and only by them.
+      const [first] = pods as [(typeof pods)[0]];
       const token = await new SignJWT({})
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject('kube-test')
@@ -217,30 +246,43 @@ describe('the Kubernetes manifests (deploy/kubernetes)', () => {
         .setAudience(settings.JWT_AUDIENCE!)
         .setExpirationTime('5m')
         .sign(new TextEncoder().encode(values['jwt-secret']!.trim()));
-      expect(await search({ 'x-api-key': apiKey })).toEqual({ status: 200, totalCount: expect.any(Number) });
-      expect(await search({ authorization: `Bearer ${token}` })).toEqual({ status: 200, totalCount: expect.any(Number) });
-      expect((await search({})).status).toBe(401);
-      expect((await search({ 'x-api-key': apiKey.replace(/.$/, '_') })).status).toBe(401);
-      const metrics = await request(`http://127.0.0.1:${metricsPort}/metrics`);
+      expect(await search(first.base, 'acme', { authorization: `Bearer ${token}` })).toEqual({
+        status: 200,
+        totalCount: expect.any(Number),
+      });
+      expect((await search(first.base, 'acme', {})).status).toBe(401);
+      expect((await search(first.base, 'acme', { 'x-api-key': keys[0]![1].replace(/.$/, '_') })).status).toBe(401);
+      const metrics = await request(`${first.metrics}/metrics`);
       expect(metrics.statusCode).toBe(200);
-      expect(await metrics.body.text()).toMatch(/^csg_http_requests_total\{outcome="graphql"\} [1-9]/m);
+      const exposition = await metrics.body.text();
+      expect(exposition).toMatch(/^csg_http_requests_total\{outcome="graphql"\} [1-9]/m);
+      expect(exposition).toMatch(/^csg_redis_sharing 1$/m);
 
-      const status = await podman('exec', gateway, 'cat', `/proc/${ready.pid as number}/status`);
+      const status = await podman('exec', first.gateway, 'cat', `/proc/${first.ready.pid as number}/status`);
       expect(status).toMatch(/^Uid:\s+1000\s+1000\s+1000\s+1000$/m);
       expect(status).toMatch(/^CapEff:\s+0000000000000000$/m);
-      expect(await podman('inspect', '--format', '{{.HostConfig.ReadonlyRootfs}}', gateway)).toBe('true');
-      expect((await podman('exec', gateway, 'ls', '/etc/company-search/secrets')).split('\n').sort()).toEqual(
+      expect(await podman('inspect', '--format', '{{.HostConfig.ReadonlyRootfs}}', first.gateway)).toBe('true');
+      expect((await podman('exec', first.gateway, 'ls', '/etc/company-search/secrets')).split('\n').sort()).toEqual(
         Object.keys(secret.data).sort(),
       );
-      const written = await run('podman', ['exec', gateway, 'touch', '/app/written'], { allowFailure: true });
+      const written = await run('podman', ['exec', first.gateway, 'touch', '/app/written'], { allowFailure: true });
       expect(written.stderr).toMatch(/Read-only file system/);
+      // No secret in the environment nor in the log.
+      const environment = await podman('exec', first.gateway, 'cat', `/proc/${first.ready.pid as number}/environ`);
+      const log = (await run('podman', ['logs', first.gateway])).stdout;
+      for (const value of Object.values(first.secretValues)) {
+        expect(environment).not.toContain(value.trim());
+        expect(log).not.toContain(value.trim());
+      }
 
       // As a pod's deletion: SIGTERM, and SIGKILL only after the grace period.
-      await podman('pod', 'stop', '-t', String(spec.terminationGracePeriodSeconds), pod);
-      expect(await podman('inspect', '--format', '{{.State.ExitCode}}', gateway)).toBe('0');
-      const lines = await logLines(gateway);
-      expect(lines.find((line) => line.msg === 'Draining: /ready answers 503')).toEqual(expect.objectContaining({ drainDelayMs: 5000 }));
-      expect(lines.at(-1)?.msg).toBe('Stopped');
+      // As a pod's deletion: it drains for its delay and exits 0 within the grace period.
+      const grace = one(manifests, 'Deployment').spec.template.spec.terminationGracePeriodSeconds;
+      expect(await play.delete(first, grace)).toEqual({
+        exitCode: '0',
+        drainDelayMs: Number(settings.SHUTDOWN_DRAIN_DELAY_MS),
+        last: 'Stopped',
+      });
     });
   });
 });

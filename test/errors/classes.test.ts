@@ -1,9 +1,16 @@
 import { GraphQLError, Kind, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { AuthUnavailableError, RateLimitedError, UnauthenticatedError } from '../../src/errors/access-refusals.js';
+import {
+  AdminPathNotFoundError,
+  AdminUnauthenticatedError,
+  PurgeTargetAmbiguousError,
+  PurgeTargetInvalidError,
+  PurgeTargetMissingError,
+} from '../../src/errors/admin-refusals.js';
 import { ClientError } from '../../src/errors/client-error.js';
 import { ERROR_CODES, type ErrorCode } from '../../src/errors/codes.js';
-import { BadScalarValueError, BadUserInputError } from '../../src/errors/field-errors.js';
+import { BadArgumentValueError, BadScalarValueError, BadUserInputError } from '../../src/errors/field-errors.js';
 import {
   BatchTooLargeError,
   CorsOriginNotAllowedError,
@@ -76,6 +83,7 @@ const CLIENT_ERRORS: Error[] = [
   new TrustedDocumentNotFoundError('documentId'),
   new BadVariableValueError(new GraphQLError('Variable "$q" of required type "String!" was not provided.', { nodes: node }), 'q'),
   new BadUserInputError('q', 'must not be empty'),
+  new BadArgumentValueError(new GraphQLError('Argument "if" of non-null type "Boolean!" must not be null.'), 'if', 'v'),
   new BadScalarValueError('CountryCode must be a string such as "GB"'),
   new UpstreamAuthError('detail'),
   new UpstreamRateLimitedError('detail'),
@@ -86,6 +94,11 @@ const CLIENT_ERRORS: Error[] = [
   new UpstreamTimeoutError('detail'),
   new UpstreamBadResponseError('detail'),
   new UpstreamRejectedQueryError('detail'),
+  new AdminUnauthenticatedError(false),
+  new AdminPathNotFoundError('/purge'),
+  new PurgeTargetMissingError('names nothing'),
+  new PurgeTargetAmbiguousError(['all', 'jurisdiction']),
+  new PurgeTargetInvalidError('not JSON'),
 ];
 
 /** Failures inside the gateway that no client is told of as they are. */

@@ -2,7 +2,6 @@ import { once, type EventEmitter } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout } from 'node:timers/promises';
 import type { DestinationStream } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { accessLoggerOf, bufferedDestination, createLogger, LOG_BUFFER_BYTES, LOG_FLUSH_INTERVAL_MS } from '../../src/gateway/logger.js';
@@ -55,18 +54,25 @@ describe('accessLoggerOf', () => {
 });
 
 /**
- * A buffered destination on a file of its own, its periodic flush on vitest's fake interval: only the test moves
- * that timer on, so a busy machine cannot flush early, and a write that does happen is the buffer's own.
+ * A buffered destination on a file of its own, open, its periodic flush on vitest's fake interval: only the test
+ * moves that timer on, so a busy machine cannot flush early, and a write that does happen is the buffer's own.
+ * `writes` holds the bytes of each write the destination has made, in order: that nothing went out before a write
+ * the test awaits shows as that write being the first, and holding every line.
  */
 async function bufferedFile() {
   const directory = await mkdtemp(join(tmpdir(), 'gateway-log-'));
   const file = join(directory, 'out.log');
   vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
   const destination = bufferedDestination(file) as DestinationStream & EventEmitter;
+  // Lines logged before the file is open wait for it whatever the buffer does: each test starts once it is.
+  await once(destination, 'ready');
+  const writes: number[] = [];
+  destination.on('write', (bytes: number) => writes.push(bytes));
   return {
     destination,
     logger: createLogger('info', destination),
     written: () => readFile(file, 'utf8').catch(() => ''),
+    writes,
     /** Resolves when the destination has written, whatever set the write off. */
     nextWrite: () => once(destination, 'write'),
     remove: () => rm(directory, { recursive: true, force: true }),
@@ -79,19 +85,20 @@ describe('bufferedDestination', () => {
   });
 
   it('holds short lines back, then writes them together within LOG_FLUSH_INTERVAL_MS', async () => {
-    const { logger, written, nextWrite, remove } = await bufferedFile();
+    const { logger, written, writes, nextWrite, remove } = await bufferedFile();
     try {
+      // Unbuffered, the first line would go out at once, and its write be the one awaited below.
+      const flushed = nextWrite();
       logger.info({ n: 1 }, 'first');
       logger.info({ n: 2 }, 'second');
-      // An unbuffered asynchronous write lands well within this; the flush timer cannot fire meanwhile.
-      await setTimeout(100);
-      expect(await written()).toBe('');
 
-      const flushed = nextWrite();
       vi.advanceTimersByTime(LOG_FLUSH_INTERVAL_MS);
       await flushed;
+      const text = await written();
+      // One write, the flush's, with both lines: nothing went out before it.
+      expect(writes).toEqual([Buffer.byteLength(text)]);
       expect(
-        (await written())
+        text
           .trimEnd()
           .split('\n')
           .map((line) => (JSON.parse(line) as { msg: string }).msg),
@@ -103,23 +110,25 @@ describe('bufferedDestination', () => {
   });
 
   it('writes nothing while less than LOG_BUFFER_BYTES wait, and writes as soon as that much does', async () => {
-    const { logger, written, nextWrite, remove } = await bufferedFile();
+    const { logger, writes, nextWrite, remove } = await bufferedFile();
     try {
       const line = (n: number) => logger.info({ n: String(n).padStart(4, '0'), padding: 'x'.repeat(200) }, 'line');
       const measured: string[] = [];
       createLogger('info', { write: (text: string) => measured.push(text) }).info({ n: '0000', padding: 'x'.repeat(200) }, 'line');
-      const below = Math.floor((LOG_BUFFER_BYTES - 1) / Buffer.byteLength(measured[0]!));
+      const lineBytes = Buffer.byteLength(measured[0]!);
+      const below = Math.floor((LOG_BUFFER_BYTES - 1) / lineBytes);
+      // Unbuffered, the first line would go out at once, and its write be the one awaited below.
+      const filled = nextWrite();
       for (let n = 0; n < below; n += 1) line(n);
-      await setTimeout(100);
-      expect(await written()).toBe('');
 
       // The flush timer never fires here: the write is the buffer's.
-      const filled = nextWrite();
       line(below);
       line(below + 1);
-      await filled;
-      // The write takes what was pending when the buffer filled; a line logged during it goes in the next.
-      expect((await written()).trimEnd().split('\n').length).toBeGreaterThan(below);
+      const [bytes] = (await filled) as [number];
+      // The first write takes every line pending when the buffer filled (a line logged during it goes in the next):
+      // nothing went out while less than LOG_BUFFER_BYTES waited.
+      expect(writes[0]).toBe(bytes);
+      expect(bytes).toBeGreaterThan(below * lineBytes);
     } finally {
       logger.flush();
       await remove();

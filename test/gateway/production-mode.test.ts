@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/gateway/config/gateway-config.js';
+import { optionsOf } from '../../src/gateway/options-from-settings.js';
 import { ExecutionRecord } from '../../src/gateway/response-cache/execution-record.js';
 import { createLogger } from '../../src/gateway/logger.js';
 import { createGateway } from '../../src/gateway/graphql/yoga.js';
@@ -13,8 +14,7 @@ import { refusalBody } from '../support/refusal.js';
 
 /** The settings an environment gives, as startStack takes them. */
 function settings(env: Record<string, string>) {
-  const { upstream: _upstream, ...config } = readConfig(env);
-  return { ...config, port: 0, rateLimitPerMinute: 0 };
+  return { ...readConfig(env), port: 0, rateLimitPerMinute: 0 };
 }
 
 const INTROSPECTION = '{ __schema { queryType { name } } }';
@@ -67,13 +67,13 @@ describe('production mode (NODE_ENV=production)', () => {
         throw new TypeError('internal detail at src/upstream/client.ts:42');
       },
     } as unknown as UpstreamClient;
-    const config = readConfig({ NODE_ENV: 'production', ALLOW_ANONYMOUS: 'true' });
+    const { graphql, limits } = optionsOf(readConfig({ NODE_ENV: 'production', ALLOW_ANONYMOUS: 'true' })).gateway;
     const gateway = createGateway({
       upstream: broken,
       limits: { maxQueryLength: 200 },
       requestDeadlineMs: 1_000,
       logger: createLogger('silent'),
-      protection: config,
+      protection: { ...graphql, ...limits },
       documents: new DocumentCache(1024 * 1024),
     });
     const server = createServer((request, response) => void gateway(request, response, { execution: new ExecutionRecord() }));

@@ -49,7 +49,7 @@ export interface GatewayStats extends ProcessStats {
 
 /** The gateway child's `start` call. Its environment configures it as `npm start`'s does; `settings` go on top. */
 export interface GatewayStartParams {
-  settings?: Partial<Omit<GatewayConfig, 'upstream'>>;
+  settings?: Partial<GatewayConfig>;
   /** `stdout`: log lines are written there, as in production; `count`: they are counted, for `stats`. */
   log: 'stdout' | 'count';
 }

@@ -41,12 +41,13 @@ function waitForOutput(child: ChildProcessWithoutNullStreams, pattern: RegExp): 
 }
 
 describe('npm run lookup-service (main.ts)', () => {
-  it('prints its URL and credentials, serves, and closes cleanly on SIGTERM', async () => {
+  it('prints its URL and credentials, though not a secret it was given, serves, and closes cleanly on SIGTERM', async () => {
     const child = runCli({ PORT: '0', LOOKUP_CLIENT_ID: 'cli-id', LOOKUP_CLIENT_SECRET: 'cli-secret' });
     const stdout = collect(child.stdout);
     const exited = exitCode(child);
     const [, url] = await waitForOutput(child, /listening on (http:\/\/127\.0\.0\.1:\d+)\n[\s\S]*ready in \d+ ms\n/);
-    expect(stdout.text()).toMatch(/client_id: +cli-id\n +client_secret: +cli-secret\n +\d+ companies \(GB \d+, IE \d+\)/);
+    expect(stdout.text()).toMatch(/client_id: +cli-id\n +client_secret: +\(LOOKUP_CLIENT_SECRET\)\n +\d+ companies \(GB \d+, IE \d+\)/);
+    expect(stdout.text()).not.toContain('cli-secret');
 
     const answer = await send(`${url}/v1/oauth/token`, {
       method: 'POST',

@@ -308,6 +308,26 @@ describe('mapResults', () => {
   });
 });
 
+describe('correctCompany', () => {
+  it('serves the corrected fields in every answer that holds the company, from then on, and keeps them through clearFaults', async () => {
+    const own = await startOwnService();
+    const ownToken = await accessToken(own);
+    const { companyNumber } = fixtureCompanies.uniqueName;
+    own.knobs.correctCompany('gb', companyNumber.toLowerCase(), { name: 'Zebra Quantum Fisheries (Corrected) Ltd' });
+    own.knobs.correctCompany('GB', companyNumber, { status: 'DISSOLVED' });
+    own.knobs.clearFaults();
+    for (const q of ['zebra', companyNumber]) {
+      const answer = json(await searchRequest(own, { ...zebra, q }, ownToken)) as { results: CompanyResult[] };
+      expect(answer.results).toEqual([
+        { ...fixtureCompanies.uniqueName, name: 'Zebra Quantum Fisheries (Corrected) Ltd', status: 'DISSOLVED' },
+      ]);
+    }
+    expect(fixtureCompanies.uniqueName.name).toBe('Zebra Quantum Fisheries Ltd');
+    // Another service, and the same company in it, are as they were.
+    expect((await search()).text).toBe(zebraAnswer);
+  });
+});
+
 describe('mapTokenAnswer', () => {
   it('changes the token answer while the token it names is issued and accepted', async () => {
     service.knobs.mapTokenAnswer = ({ access_token, token_type }) => ({ access_token, token_type: token_type.toLowerCase() });

@@ -1,6 +1,9 @@
 import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const SCRIPT = fileURLToPath(new URL('../../scripts/check-schema.ts', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -11,16 +14,48 @@ interface Run {
   stderr: string;
 }
 
-/** `npm run schema:check` on a fixture: release 1.0.0, `schemas/<schema>.graphql` as the next schema, the fixture's operations and manifest. */
-function check(schema: string, operations = 'operations'): Promise<Run> {
-  const args = ['--import', 'tsx', SCRIPT, '--releases', `${FIXTURES}releases`, '--schema', `${FIXTURES}schemas/${schema}.graphql`];
-  args.push('--operations', `${FIXTURES}${operations}`, '--manifest', `${FIXTURES}manifest.json`);
+/** `npm run schema:check` of `schema` as the next schema against `releases` (release 1.0.0), with the fixture's operations and manifest. */
+function checkFile(schema: string, releases = `${FIXTURES}releases`): Promise<Run> {
+  const args = ['--import', 'tsx', SCRIPT, '--releases', releases, '--schema', schema];
+  args.push('--operations', `${FIXTURES}operations`, '--manifest', `${FIXTURES}manifest.json`);
   return new Promise((resolve) => {
     execFile(process.execPath, args, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : (error.code as number | null), stdout, stderr });
     });
   });
 }
+
+/** The check of the fixture `schemas/<schema>.graphql`. */
+const check = (schema: string) => checkFile(`${FIXTURES}schemas/${schema}.graphql`);
+
+const RELEASE = readFileSync(`${FIXTURES}releases/1.0.0/schema.graphql`, 'utf8');
+const ABSTRACT_TYPES = readFileSync(`${FIXTURES}abstract-types.graphql`, 'utf8');
+const scratch = mkdtempSync(join(tmpdir(), 'schema-check-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/**
+ * The check of release 1.0.0 with the types of abstract-types.graphql added, against the same with those types as
+ * `edit` leaves them: each case writes the two schemas in a folder of its own.
+ */
+function checkAbstractTypesEdited(edit: (types: string) => string): Promise<Run> {
+  const edited = edit(ABSTRACT_TYPES);
+  expect(edited).not.toBe(ABSTRACT_TYPES);
+  const folder = mkdtempSync(join(scratch, 'case-'));
+  mkdirSync(join(folder, '1.0.0'));
+  writeFileSync(join(folder, '1.0.0', 'schema.graphql'), `${RELEASE}\n${ABSTRACT_TYPES}`);
+  writeFileSync(join(folder, 'next.graphql'), `${RELEASE}\n${edited}`);
+  return checkFile(join(folder, 'next.graphql'), folder);
+}
+
+/** `sdl` without the object type `name` and its description. */
+const withoutType = (sdl: string, name: string) => sdl.replace(new RegExp(`("""[^"]*"""\\n)?type ${name}\\b[^{]*\\{[^}]*\\}\\n`), '');
+
+/** The breaks a run names, sorted. */
+const breaksIn = (run: Run) =>
+  run.stderr
+    .split('\n')
+    .filter((line) => line.startsWith('Breaks clients of 1.0.0'))
+    .sort();
 
 describe.concurrent('the schema check (npm run schema:check)', () => {
   it('passes a schema that only adds to the last release', async () => {
@@ -33,8 +68,7 @@ describe.concurrent('the schema check (npm run schema:check)', () => {
   it('fails a schema that breaks clients of the last release, naming each break', async () => {
     const run = await check('breaking');
     expect(run.code).toBe(1);
-    const breaks = run.stderr.split('\n').filter((line) => line.startsWith('Breaks clients of 1.0.0'));
-    expect(breaks.sort()).toEqual([
+    expect(breaksIn(run)).toEqual([
       'Breaks clients of 1.0.0 (FIELD_CHANGED_KIND): Company.previousNames changed type from [String!]! to [String!].',
       'Breaks clients of 1.0.0 (FIELD_REMOVED): Company.name was removed.',
       'Breaks clients of 1.0.0 (REQUIRED_ARG_ADDED): A required arg pageSize on Query.search was added.',
@@ -54,9 +88,31 @@ describe.concurrent('the schema check (npm run schema:check)', () => {
       'Removed after its deprecation in 1.0.0: Company.formerName was removed.',
       'Removed after its deprecation in 1.0.0: Company.legacy was removed.',
       'Removed after its deprecation in 1.0.0: DORMANT was removed from enum type Kind.',
+      // Reachable only through LegacyRecord: it goes with it.
+      'Removed after its deprecation in 1.0.0: LegacyDetail was removed.',
       'Removed after its deprecation in 1.0.0: LegacyRecord was removed.',
       'Removed after its deprecation in 1.0.0: Query.search arg region was removed.',
     ]);
+  });
+
+  it('fails the removal of a type never deprecated that clients reach only as an implementation of an interface', async () => {
+    // `{ node(id: "1") { ... on Officer { name } } }` is valid against the release, and would no longer be.
+    const run = await checkAbstractTypesEdited((types) => withoutType(types, 'Officer'));
+    expect(run.code).toBe(1);
+    expect(breaksIn(run)).toEqual(['Breaks clients of 1.0.0 (TYPE_REMOVED): Officer was removed.']);
+    expect(run.stdout).not.toMatch(/Removed after its deprecation/);
+  });
+
+  it('fails the removal of a type never deprecated that clients reach only as a member of a union', async () => {
+    const run = await checkAbstractTypesEdited((types) =>
+      withoutType(types, 'Person').replace('union Party = Company | Person', 'union Party = Company'),
+    );
+    expect(run.code).toBe(1);
+    expect(breaksIn(run)).toEqual([
+      'Breaks clients of 1.0.0 (TYPE_REMOVED): Person was removed.',
+      'Breaks clients of 1.0.0 (TYPE_REMOVED_FROM_UNION): Person was removed from union type Party.',
+    ]);
+    expect(run.stdout).not.toMatch(/Removed after its deprecation/);
   });
 
   it('warns of a dangerous change without failing', async () => {

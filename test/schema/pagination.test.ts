@@ -2,7 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SearchCompaniesDocument, type SearchCompaniesQuery } from '../generated/graphql.js';
 import { encodeCursor, searchFingerprint } from '../../src/schema/cursor.js';
 import { searchQueryKey } from '../../src/upstream/search-query.js';
+import { holdingUpstream } from '../support/holding-upstream.js';
 import { startStack, type GraphQLResponse, type Stack } from '../support/stack.js';
+import { eventually } from '../support/within.js';
 
 const COMMON_WORD = 'holdings';
 
@@ -136,22 +138,30 @@ describe('paging over an upstream that pages (UPSTREAM_PAGE_PARAM)', () => {
   });
 
   it('fetches the windows a page spans at the same time, once the first has said how far the results reach', async () => {
-    // Another capitalisation: a cache key no other test here has filled.
-    const q = 'hOldings';
-    const head = await stack.execute(SearchCompaniesDocument, { q, jurisdiction: 'GB', pageSize: 1 });
-    expect(head.body.data!.searchCompanies.totalCount).toBeGreaterThan(110);
-    stack.lookup.counters.reset();
-    // Long enough that both windows are asked for before either is answered, however busy the machine.
-    stack.lookup.knobs.searchLatencyMs = 500;
-    // Positions 61 to 110: the second window (50–99) and the third (100–149).
-    const after = encodeCursor(searchFingerprint(searchQueryKey({ q, jurisdiction: 'GB' })), 60);
-    const { body } = await stack
-      .execute(SearchCompaniesDocument, { q, jurisdiction: 'GB', pageSize: 50, after })
-      .finally(() => (stack.lookup.knobs.searchLatencyMs = 0));
-    expect(body.errors).toBeUndefined();
-    expect(body.data!.searchCompanies.edges).toHaveLength(50);
-    expect(stack.lookup.counters.searchQueries.map((query) => new URLSearchParams(query).get('page')).sort()).toEqual(['2', '3']);
-    expect(stack.lookup.counters.maxSearchesInFlight).toBe(2);
+    const q = COMMON_WORD;
+    // Searches for q are held from the second window on, until both have reached the upstream: neither is answered
+    // before the other is asked for.
+    const upstream = await holdingUpstream(q, { holding: false });
+    const own = await startStack({ upstreamUrl: upstream.url, gateway: { upstreamPageParam: 'page' } });
+    try {
+      upstream.forwardTo(own.lookup.url);
+      const head = await own.execute(SearchCompaniesDocument, { q, jurisdiction: 'GB', pageSize: 1 });
+      expect(head.body.data!.searchCompanies.totalCount).toBeGreaterThan(110);
+      own.lookup.counters.reset();
+      upstream.hold();
+      // Positions 61 to 110: the second window (50–99) and the third (100–149).
+      const after = encodeCursor(searchFingerprint(searchQueryKey({ q, jurisdiction: 'GB' })), 60);
+      const answer = own.execute(SearchCompaniesDocument, { q, jurisdiction: 'GB', pageSize: 50, after });
+      await eventually(() => expect(upstream.arrivals).toBe(2));
+      upstream.release();
+      const { body } = await answer;
+      expect(body.errors).toBeUndefined();
+      expect(body.data!.searchCompanies.edges).toHaveLength(50);
+      expect(own.lookup.counters.searchQueries.map((query) => new URLSearchParams(query).get('page')).sort()).toEqual(['2', '3']);
+    } finally {
+      await own.close();
+      await upstream.close();
+    }
   });
 
   it('fetches the later windows with the page parameter and pages past 50', async () => {

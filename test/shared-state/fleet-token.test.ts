@@ -23,6 +23,20 @@ describe('the service token of a fleet on one Redis', () => {
     expect(fleet.lookup.counters).toMatchObject({ tokenRequests: 1, searchRequests: 6 });
   });
 
+  it('asked for at start before Redis serves the instances, waits for it: one token call for the fleet', async () => {
+    // Redis out of reach as the instances open their stores: each starts not sharing, and asks for the token at start.
+    fleet = await startFleet({ instances: 2, redisProxies: true, redisCutAtStart: true });
+    expect(fleet.logs.flat().filter((line) => line.includes('Redis connected'))).toEqual([]);
+    for (const proxy of fleet.proxies) proxy.restore();
+    await within(Promise.all(fleet.gateways.map((gateway) => gateway.tokenAtStart)), SAFETY_MS, 'the tokens at start');
+    expect(fleet.lookup.counters.tokenRequests).toBe(1);
+    for (const index of [0, 1]) {
+      expect(fleet.logs[index]!.filter((line) => line.includes('Redis connected; sharing'))).toHaveLength(1);
+      expect((await fleet.search(index, freshSearch())).body.errors).toBeUndefined();
+    }
+    expect(fleet.lookup.counters.tokenRequests).toBe(1);
+  });
+
   it('expiring under load on all three instances, is renewed with one token call', async () => {
     const clock = manualClock();
     fleet = await startFleet({ clock });
@@ -63,6 +77,12 @@ describe('the service token of a fleet on one Redis', () => {
   it('refused by a search after the upstream revoked it, is dropped and renewed, never taken for refused credentials', async () => {
     fleet = await startFleet({ instances: 2, redisProxies: true, gateway: { metricsPort: 0 } });
     const [a, b] = [0, 1];
+    // Counted from when both share: on a busy host an instance may start before its first probe has passed.
+    await within(
+      Promise.all([a, b].map((index) => fleet!.logged(index, 'Redis connected; sharing'))),
+      SAFETY_MS,
+      'both instances to share',
+    );
     const ok = async (index: number) => {
       const answer = await fleet!.search(index, freshSearch());
       expect(answer.body.errors).toBeUndefined();

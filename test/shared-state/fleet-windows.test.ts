@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../support/clock.js';
 import { startFleet, type Fleet } from '../support/fleet.js';
 import { freshSearch } from '../support/searches.js';
+import { eventually } from '../support/within.js';
 import { normalizeSearchQuery } from '../../src/upstream/search-query.js';
 import { windowKey } from '../../src/upstream/window-size.js';
 
@@ -21,7 +22,7 @@ function redisCli(target: Fleet, ...args: string[]): string {
 
 /** The stored windows' keys (not their locks). */
 function windowKeys(target: Fleet): string[] {
-  return redisCli(target, '--scan', '--pattern', 'csg:w:*')
+  return redisCli(target, '--scan', '--pattern', 'csg:{w:*')
     .split('\n')
     .filter((key) => key !== '' && !key.endsWith(':lock'));
 }
@@ -95,13 +96,23 @@ describe('search windows shared by a fleet on one Redis', () => {
   });
 
   it('reads a stored window that does not parse, or is for another search, as a miss', async () => {
-    fleet = await startFleet();
+    const started = await startFleet();
+    fleet = started;
     const garbled = freshSearch();
     const other = freshSearch();
+    // Each published once its answer is on its way: looked for until it is there.
     await fleet.search(0, garbled);
-    const [garbledKey] = windowKeys(fleet);
+    const garbledKey = await eventually(() => {
+      const [key] = windowKeys(started);
+      expect(key).toBeDefined();
+      return key;
+    });
     await fleet.search(0, other);
-    const otherKey = windowKeys(fleet).find((key) => key !== garbledKey)!;
+    const otherKey = await eventually(() => {
+      const key = windowKeys(started).find((found) => found !== garbledKey);
+      expect(key).toBeDefined();
+      return key!;
+    });
     redisCli(fleet, 'SET', garbledKey!, '{"key": "not this one", "slots": [');
     // A well-formed window, stored under another search's key.
     redisCli(fleet, 'COPY', garbledKey!, otherKey, 'REPLACE');

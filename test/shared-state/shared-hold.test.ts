@@ -30,14 +30,14 @@ describe('SharedHold', () => {
   it('keeps to no hold longer than any instance writes: one written by hand would hold the fleet as long as it says', async () => {
     const hold = new SharedHold(store(), LONGEST_HOLD_MS, undefined);
     const write = (untilMs: number) =>
-      cli('HSET', 'test:upstream:hold', 'by', 'another instance', 'until', String(clock()() + untilMs), 'rateLimited', '1');
+      cli('HSET', 'test:{fleet}upstream:hold', 'by', 'another instance', 'until', String(clock()() + untilMs), 'rateLimited', '1');
     write(LONGEST_HOLD_MS);
     expect(await store().admit(hold.admission)).toMatchObject({ outcome: 'held back', reason: 'rate_limited' });
     write(LONGEST_HOLD_MS + 1);
     expect(await store().admit(hold.admission)).toEqual({ outcome: 'allowed' });
     write(Number.MAX_SAFE_INTEGER / 2);
     expect(await store().admit(hold.admission)).toEqual({ outcome: 'allowed' });
-    cli('HSET', 'test:upstream:hold', 'until', 'nan');
+    cli('HSET', 'test:{fleet}upstream:hold', 'until', 'nan');
     expect(await store().admit(hold.admission)).toEqual({ outcome: 'allowed' });
   });
 });

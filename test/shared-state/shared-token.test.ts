@@ -12,7 +12,7 @@ describe('SharedToken', () => {
   it('takes a stored token the upstream could have issued, and none that could not be sent in a header', async () => {
     const shared = new SharedToken(store(), manualClock());
     const stored = (value: string) =>
-      cli('HSET', 'test:token', 'value', value, 'refreshAt', String(clock()() + HOUR_MS), 'expiresAt', String(clock()() + HOUR_MS));
+      cli('HSET', 'test:{fleet}token', 'value', value, 'refreshAt', String(clock()() + HOUR_MS), 'expiresAt', String(clock()() + HOUR_MS));
     // As long as the upstream may issue (MAX_ACCESS_TOKEN_LENGTH): a shorter cap here made every instance ask for its own.
     const long = 'x'.repeat(MAX_ACCESS_TOKEN_LENGTH);
     stored(long);
@@ -20,7 +20,7 @@ describe('SharedToken', () => {
     // Sent as it is in `Authorization: Bearer ...`, such a value fails every search before it reaches the upstream,
     // so no 401 ever drops it: the fleet would be without a usable token until the key expired. It is renewed instead.
     for (const value of ['line\r\nbreak', 'with space', 'tab\there', 'é', `${long}x`]) {
-      cli('DEL', 'test:token:lock');
+      cli('DEL', 'test:{fleet}token:lock');
       stored(value);
       expect(await shared.obtain([], 60_000, Date.now())).toMatchObject({ outcome: 'mine' });
     }

@@ -7,6 +7,7 @@ import { companyWith } from '../support/declared-companies.js';
 import { redisStorePerTest } from '../support/redis-server.js';
 
 const KEY = 'acme|gb|0';
+const QUERY = { q: 'acme', jurisdiction: 'GB' };
 const TTL_MS = 60_000;
 const MAX_AGE_MS = 10 * 60_000;
 const HOUR_MS = 60 * 60_000;
@@ -17,26 +18,23 @@ function windows(instanceClock: ManualClock): SharedWindows {
   const options: SharedWindowsOptions = {
     store: store(),
     ttlMs: TTL_MS,
-    refreshMs: TTL_MS,
     maxAgeMs: MAX_AGE_MS,
     pageSize: 10,
     fetchTimeoutMs: 1_000,
     clock: instanceClock,
-    admission: { holder: 'instance', longestHoldMs: 60_000 },
-    heldBack: () => new Error('held back'),
   };
   return new SharedWindows(options);
 }
 
 function fetched(instanceClock: ManualClock, slots: (Company | null)[] = []): () => Promise<SearchWindow> {
-  return async () => ({ slots, repeated: NO_REPEATS, total: slots.length, fetchedAt: instanceClock() });
+  return async () => ({ slots, repeated: NO_REPEATS, total: slots.length, fetchedAt: instanceClock(), fetchedAtWall: instanceClock() });
 }
 
 describe('SharedWindows', () => {
   it("judges a window's age on the store's clock: one an instance an hour ahead publishes is no fresher for another", async () => {
     const ahead = manualClock(clock()() + HOUR_MS);
     const behind = manualClock(clock()());
-    await windows(ahead).fetch(KEY, undefined, fetched(ahead), false);
+    await windows(ahead).fetch(KEY, QUERY, undefined, fetched(ahead));
     const fresh = await windows(behind).lookup(KEY);
     expect(fresh).toMatchObject({ window: { fetchedAt: behind() }, claim: undefined });
     for (const moving of [clock(), ahead, behind]) moving.advance(TTL_MS + 1);
@@ -57,7 +55,7 @@ describe('SharedWindows', () => {
     ];
     for (const [index, slot] of slots.entries()) {
       const key = `${KEY}|${index}`;
-      await shared.fetch(key, undefined, fetched(clock(), [slot]), false);
+      await shared.fetch(key, QUERY, undefined, fetched(clock(), [slot]));
       expect((await shared.lookup(key)).window?.slots).toEqual([slot]);
     }
   });

@@ -110,3 +110,75 @@ export function companyWith(fields: Partial<Company> & Pick<Company, 'name' | 'c
   const empty = Object.fromEntries(fieldNames(COMPANY).map((name) => [name, COMPANY[name].kind === 'list' ? [] : null]));
   return { ...empty, ...fields } as Company;
 }
+
+/** One field a shape declares, as found in an object of it: where (list entries by index), and whether it holds a value. */
+interface FoundField {
+  /** e.g. `previousNames.1.startDate` */
+  path: string;
+  /** The declared field, list entries without their index: e.g. `previousNames.startDate`. */
+  field: string;
+  filled: boolean;
+}
+
+/**
+ * Every field `shape` declares, as found in `value`: an object of the shape
+ * as the reader holds it, or as the schema serves it (the names are the
+ * same). A field is filled when it holds a value: not null, not missing, and
+ * for a list, not empty (the fields of its entries are then found in each).
+ */
+function foundFields(shape: Shape, value: unknown, at: string[] = [], field: string[] = []): FoundField[] {
+  const found: FoundField[] = [];
+  const object = (value ?? {}) as Record<string, unknown>;
+  for (const name of fieldNames(shape)) {
+    const declared = shape[name]!;
+    const own = object[name];
+    const path = [...at, name];
+    const fieldPath = [...field, name];
+    const filled = own !== null && own !== undefined && !(Array.isArray(own) && own.length === 0);
+    found.push({ path: path.join('.'), field: fieldPath.join('.'), filled });
+    if (!filled) continue;
+    if (declared.kind === 'object' || declared.kind === 'address') found.push(...foundFields(declared.shape, own, path, fieldPath));
+    if (declared.kind === 'list') {
+      (own as unknown[]).forEach((entry, index) => {
+        found.push(...foundFields(declared.shape, entry, [...path, String(index)], fieldPath));
+      });
+    }
+  }
+  return found;
+}
+
+/** Where a company as read or served leaves a field the declaration holds empty: null, missing, or an empty list. */
+export function emptyDeclaredFields(company: unknown): string[] {
+  return foundFields(COMPANY, company)
+    .filter((found) => !found.filled)
+    .map((found) => found.path);
+}
+
+/** The fields the declaration holds, at every depth, that hold a value in at least one of `companies`. */
+export function filledDeclaredFields(companies: Iterable<unknown>): Set<string> {
+  const filled = new Set<string>();
+  for (const company of companies) for (const found of foundFields(COMPANY, company)) if (found.filled) filled.add(found.field);
+  return filled;
+}
+
+/** Every field the declaration holds, at every depth, list entries' fields without an index: e.g. `previousNames.startDate`. */
+export function declaredFields(shape: Shape = COMPANY, at = ''): string[] {
+  return fieldNames(shape).flatMap((name) => {
+    const field = shape[name]!;
+    const path = `${at}${name}`;
+    return field.kind === 'object' || field.kind === 'list' || field.kind === 'address'
+      ? [path, ...declaredFields(field.shape, `${path}.`)]
+      : [path];
+  });
+}
+
+/** A GraphQL selection of every field the declaration holds, under its own name: what the schema must serve of a company. */
+export function declaredSelection(shape: Shape = COMPANY): string {
+  const fields = fieldNames(shape).map((name) => {
+    const field = shape[name]!;
+    return field.kind === 'object' || field.kind === 'list' || field.kind === 'address'
+      ? `${name} ${declaredSelection(field.shape)}`
+      : name;
+  });
+  return `{ ${fields.join(' ')} }`;
+}

@@ -1,17 +1,25 @@
 import { EventEmitter } from 'node:events';
 import { readConfig, type GatewayConfig } from '../../src/gateway/config/gateway-config.js';
 import { createLogger } from '../../src/gateway/logger.js';
+import { optionsOf } from '../../src/gateway/options-from-settings.js';
 import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
 import { startLookupService, type LookupService, type LookupServiceOptions } from '../../src/lookup-service/index.js';
-import type { Clock } from '../../src/upstream/resilience/clock.js';
+import type { Alarm, Clock } from '../../src/upstream/resilience/clock.js';
 import { send, type HttpAnswer } from './http.js';
 import { startRedisProxy, type RedisProxy } from './redis-proxy.js';
-import { startRedisServer, type RedisServer } from './redis-server.js';
+import { redisTarget, startRedisServer, type RedisServer } from './redis-server.js';
+
+/** The Redis a fleet shares: one server, a cluster, a master with its sentinels. */
+export interface FleetRedis {
+  /** What the instances' REDIS_URL says. */
+  readonly url: string;
+  stop(): Promise<void>;
+}
 
 /** Several gateways sharing one Redis in front of one embedded lookup service, as a fleet behind a load balancer. */
-export interface Fleet {
+export interface Fleet<R extends FleetRedis = RedisServer> {
   lookup: LookupService;
-  redis: RedisServer;
+  redis: R;
   /** With `redisProxies`, the proxy each instance reaches Redis through, by index. */
   proxies: RedisProxy[];
   gateways: RunningGateway[];
@@ -38,16 +46,26 @@ export interface SearchAnswer {
   ms: number;
 }
 
-export interface FleetOptions {
+export interface FleetOptions<R extends FleetRedis = RedisServer> {
+  /** Starts the Redis the instances share: by default one redis-server of the fleet's own. */
+  redis?: () => Promise<R>;
   instances?: number;
-  gateway?: Partial<Omit<GatewayConfig, 'upstream'>>;
+  gateway?: Partial<GatewayConfig>;
   lookup?: LookupServiceOptions;
   /** One clock for every instance (circuit breaker, token, caches) and for Redis's scripts, e.g. a `manualClock()`. */
   clock?: Clock;
   /** A clock of its own for some instances, by index (one running ahead of the others, say); Redis keeps `clock`. */
   instanceClocks?: (Clock | undefined)[];
-  /** Each instance reaches Redis through a proxy of its own (`fleet.proxies`), to slow or cut its network. */
+  /** false: no instance asks for the service token as it starts (the first search does). */
+  tokenAtStart?: boolean;
+  /** Each instance reaches Redis through a proxy of its own (`fleet.proxies`), to slow or cut its network (one server only). */
   redisProxies?: boolean;
+  /** What sets each instance's reads of the fleet's log of purges, by index, e.g. alarms the test rings. */
+  purgeCheckAlarms?: (Alarm | undefined)[];
+  /** Where the instances' upstream is instead of the lookup service, e.g. a proxy that holds a search. */
+  upstreamUrl?: string;
+  /** With `redisProxies`: each proxy cut before the instances start (Redis out of reach as they open), until `restore()`. */
+  redisCutAtStart?: boolean;
 }
 
 export const SEARCH_DOCUMENT = `query Search($q: String!, $jurisdiction: CountryCode!, $pageSize: Int, $after: String) {
@@ -57,11 +75,12 @@ export const SEARCH_DOCUMENT = `query Search($q: String!, $jurisdiction: Country
 }`;
 
 /** Starts Redis, the lookup service and the instances, all instances together (as a fleet is deployed) and with the default settings but for `options.gateway`. */
-export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
-  const redis = await startRedisServer();
+export async function startFleet<R extends FleetRedis = RedisServer>(options: FleetOptions<R> = {}): Promise<Fleet<R>> {
+  const redis = await (options.redis ?? (startRedisServer as unknown as () => Promise<R>))();
   const lookup = await startLookupService(options.lookup);
   const count = options.instances ?? 3;
   const proxies = options.redisProxies ? await Promise.all(Array.from({ length: count }, () => startRedisProxy(redis.url))) : [];
+  if (options.redisCutAtStart) for (const proxy of proxies) proxy.cut();
   const logs: string[][] = Array.from({ length: count }, () => []);
   const lineAdded = new EventEmitter();
   lineAdded.setMaxListeners(0);
@@ -70,22 +89,25 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
       ...readConfig({}),
       port: 0,
       logLevel: 'info' as const,
-      redisUrl: new URL(proxies[i]?.url ?? redis.url),
+      redisUrl: redisTarget(proxies[i]?.url ?? redis.url),
       // Every test client comes from 127.0.0.1, as from one proxy.
       maxConnectionsPerAddress: 0,
       ...options.gateway,
     };
-    return startGateway(
-      config,
-      { url: new URL(lookup.url), ...lookup.credentials },
-      createLogger(config.logLevel, {
+    return startGateway({
+      ...optionsOf(config).gateway,
+      target: { url: new URL(options.upstreamUrl ?? lookup.url), ...lookup.credentials },
+      logger: createLogger(config.logLevel, {
         write: (line: string) => {
           lines.push(line);
           lineAdded.emit('line');
         },
       }),
-      { clock: options.instanceClocks?.[i] ?? options.clock, redisClock: options.clock },
-    );
+      clock: options.instanceClocks?.[i] ?? options.clock,
+      redisClock: options.clock,
+      tokenAtStart: options.tokenAtStart,
+      purgeCheckAlarm: options.purgeCheckAlarms?.[i],
+    });
   });
   const started = await Promise.allSettled(starting);
   const gateways = started.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));

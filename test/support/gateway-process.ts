@@ -48,6 +48,11 @@ export class GatewayProcess {
     return String(this.lines.find((entry) => entry.msg.startsWith('Gateway ready'))!.graphql);
   }
 
+  /** The metrics URL its ready line gives (with METRICS_PORT set). */
+  get metricsUrl(): string {
+    return String(this.lines.find((entry) => entry.msg.startsWith('Gateway ready'))!.metrics);
+  }
+
   get pid(): number {
     return this.child.pid!;
   }

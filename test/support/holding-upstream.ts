@@ -15,21 +15,37 @@ export interface HoldingUpstream {
   hold(): void;
   /** Resolves when the held search arrives. */
   reached: Promise<void>;
+  /** How many searches it has held so far: several are in flight together when as many have arrived before the release. */
+  readonly arrivals: number;
   /** Lets the held search go on to the lookup service. */
   release(): void;
   /** Releases the search and stops listening. */
   close(): Promise<void>;
 }
 
+export interface HoldingOptions {
+  /** false: forwards the search too until `hold()`, so that a window can be fetched first and its refresh held. */
+  holding?: boolean;
+  /** Holds the lookup service's answer, made at once, rather than the request: the data is what it was when asked. */
+  answer?: boolean;
+  /** Holds only the first search held; later ones go through. */
+  once?: boolean;
+}
+
 /**
  * Between the gateway and the lookup service: every call is forwarded, and
- * the search for `q` waits until `release()`. A test drives a client's
- * leaving by these events, not by latencies and client timeouts.
- * `holding: false` forwards the search too until `hold()`, so that a window can be fetched first and its refresh held.
+ * the search for `q` (every search `q` accepts, given a test), or its answer,
+ * waits until `release()`. A test drives a client's leaving, or calls in
+ * flight together, by these events, not by latencies and client timeouts.
  */
-export async function holdingUpstream(q: string, { holding = true }: { holding?: boolean } = {}): Promise<HoldingUpstream> {
+export async function holdingUpstream(
+  q: string | ((asked: string) => boolean),
+  { holding = true, answer: holdAnswer = false, once = false }: HoldingOptions = {},
+): Promise<HoldingUpstream> {
+  const held = typeof q === 'string' ? (asked: string) => asked === q : q;
   let target = '';
   let holds = holding;
+  let arrivals = 0;
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let arrived!: () => void;
@@ -37,7 +53,11 @@ export async function holdingUpstream(q: string, { holding = true }: { holding?:
   const proxy = createServer(async (incoming, outgoing) => {
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
-    if (holds && new URL(incoming.url ?? '/', 'http://upstream').searchParams.get('q') === q) {
+    const asked = new URL(incoming.url ?? '/', 'http://upstream').searchParams.get('q');
+    const holdsThis = holds && asked !== null && held(asked);
+    if (holdsThis && once) holds = false;
+    if (holdsThis) arrivals += 1;
+    if (holdsThis && !holdAnswer) {
       arrived();
       await released;
     }
@@ -48,6 +68,10 @@ export async function holdingUpstream(q: string, { holding = true }: { holding?:
       body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
     });
     const body = Buffer.from(await answer.body.arrayBuffer());
+    if (holdsThis && holdAnswer) {
+      arrived();
+      await released;
+    }
     outgoing.writeHead(answer.statusCode, { 'content-type': String(answer.headers['content-type'] ?? 'application/json') });
     outgoing.end(body);
   });
@@ -61,6 +85,9 @@ export async function holdingUpstream(q: string, { holding = true }: { holding?:
       holds = true;
     },
     reached,
+    get arrivals() {
+      return arrivals;
+    },
     release,
     async close() {
       release();

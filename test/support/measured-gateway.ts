@@ -18,7 +18,7 @@ export interface MeasuredGateway {
   close(): Promise<void>;
 }
 
-export async function startMeasuredGateway(settings: Partial<Omit<GatewayConfig, 'upstream'>>): Promise<MeasuredGateway> {
+export async function startMeasuredGateway(settings: Partial<GatewayConfig>): Promise<MeasuredGateway> {
   const lookup: LookupService = await startLookupService();
   let child: HarnessChild | undefined;
   try {

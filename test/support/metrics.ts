@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { expect } from 'vitest';
 import { send } from './http.js';
+import { exposedSeriesNames } from './promql.js';
+import { startStack } from './stack.js';
 
 /** One scrape: every sample by its series as written (`name{label="value",...}`), and the exposition itself. */
 export interface Scrape {
@@ -41,4 +43,14 @@ export function promtoolProblems(exposition: string): string {
   const run = spawnSync('promtool', ['check', 'metrics'], { input: exposition, encoding: 'utf8' });
   if (run.error) throw run.error;
   return run.status === 0 ? '' : `${run.stdout}${run.stderr}`.trim() || `promtool exited ${run.status}`;
+}
+
+/** The name of every series the gateway can export, from the `# TYPE` lines of a real gateway's /metrics. */
+export async function exportedSeriesNames(): Promise<Set<string>> {
+  const stack = await startStack({ gateway: { metricsPort: 0 } });
+  try {
+    return exposedSeriesNames((await scrape(stack.gateway.metricsUrl!)).text);
+  } finally {
+    await stack.close();
+  }
 }

@@ -1,3 +1,5 @@
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 
@@ -55,4 +57,12 @@ export function isListening(url: string): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
+}
+
+/** Stops a child this test started, by its PID, and waits for it to be gone; `signal` lets one that has children of its own stop them. */
+export async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill(signal);
+  await exited;
 }

@@ -11,6 +11,8 @@ export interface RedisProxy {
   readonly writes: number;
   /** Resolves once every reply held back so far has been passed on. */
   drained(): Promise<void>;
+  /** Holds every reply from now on, however long, until the function returned is called (then passes them on, in order). */
+  hold(): () => void;
   /** Resets the connections and refuses new ones, as a network partition does, until restore(). */
   cut(): void;
   restore(): void;
@@ -25,6 +27,8 @@ export async function startRedisProxy(target: string): Promise<RedisProxy> {
   let cut = false;
   /** Replies still held back, across connections: drained() waits for them. */
   let holding: Promise<void> = Promise.resolve();
+  /** While the test holds replies: what passes them on. */
+  let held: Promise<void> | undefined;
   const proxy = { delayMs: 0 };
   const server = createServer((client) => {
     if (cut) {
@@ -40,8 +44,8 @@ export async function startRedisProxy(target: string): Promise<RedisProxy> {
     let previous: Promise<void> = Promise.resolve();
     upstream.on('data', (chunk: Buffer) => {
       const delayMs = proxy.delayMs;
-      const held = delayMs > 0 ? new Promise<void>((resolve) => setTimeout(resolve, delayMs)) : Promise.resolve();
-      previous = Promise.all([previous, held]).then(() => {
+      const delayed = delayMs > 0 ? new Promise<void>((resolve) => setTimeout(resolve, delayMs)) : Promise.resolve();
+      previous = Promise.all([previous, delayed, held]).then(() => {
         if (!client.destroyed) client.write(chunk);
       });
       holding = Promise.all([holding, previous]).then(() => {});
@@ -62,6 +66,14 @@ export async function startRedisProxy(target: string): Promise<RedisProxy> {
       return writes;
     },
     drained: () => holding,
+    hold() {
+      let release = () => {};
+      held = new Promise<void>((resolve) => (release = resolve));
+      return () => {
+        held = undefined;
+        release();
+      };
+    },
     cut() {
       cut = true;
       for (const socket of sockets) socket.destroy();

@@ -2,6 +2,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
 import { readConfig, type GatewayConfig } from '../../src/gateway/config/gateway-config.js';
 import { createLogger } from '../../src/gateway/logger.js';
+import { optionsOf } from '../../src/gateway/options-from-settings.js';
 import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
 import type { Tracing } from '../../src/gateway/observability/tracing.js';
 import type { Alarm, Clock, Sleep } from '../../src/upstream/resilience/clock.js';
@@ -31,7 +32,7 @@ export interface Stack {
 
 export interface StackOptions {
   lookup?: LookupServiceOptions;
-  gateway?: Partial<Omit<GatewayConfig, 'upstream'>>;
+  gateway?: Partial<GatewayConfig>;
   /** The stack's clock, e.g. a `manualClock()`: the gateway's breaker, token and caches, and the lookup service's token lifetimes and quota. */
   clock?: Clock;
   /** How the gateway waits out its retries' backoffs, e.g. recording them and returning at once. */
@@ -58,19 +59,21 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const lookup = await startLookupService(options.clock ? { clock: options.clock, ...options.lookup } : options.lookup);
   const logs: string[] = [];
   const config = { ...readConfig({}), port: 0, logLevel: 'debug' as const, ...options.gateway };
-  const gateway = await startGateway(
-    config,
-    { url: new URL(options.upstreamUrl ?? lookup.url), ...lookup.credentials, ...(options.clientId && { clientId: options.clientId }) },
-    createLogger(config.logLevel, { write: (line: string) => logs.push(line) }, options.tracing?.logFields),
-    {
-      clock: options.clock,
-      sleep: options.sleep,
-      deadlineAlarm: options.deadlineAlarm,
-      tracing: options.tracing,
-      tokenAtStart: options.tokenAtStart ?? false,
-      drainWait: options.drainWait,
+  const gateway = await startGateway({
+    ...optionsOf(config).gateway,
+    target: {
+      url: new URL(options.upstreamUrl ?? lookup.url),
+      ...lookup.credentials,
+      ...(options.clientId && { clientId: options.clientId }),
     },
-  );
+    logger: createLogger(config.logLevel, { write: (line: string) => logs.push(line) }, options.tracing?.logFields),
+    clock: options.clock,
+    sleep: options.sleep,
+    deadlineAlarm: options.deadlineAlarm,
+    tracing: options.tracing,
+    tokenAtStart: options.tokenAtStart ?? false,
+    drainWait: options.drainWait,
+  });
 
   const post = (body: unknown, headers: Record<string, string> = {}) =>
     send(gateway.graphqlUrl, {

@@ -15,7 +15,7 @@ import { cappedUpstreamFields, upstreamCompanyAtEdges, withValueAt } from '../su
 const KEY = 'acme|gb|0';
 const read = (results: unknown[]) => readSearchResponse(JSON.stringify({ results, total: results.length }), 'GB', 'test', 50);
 const throughRedis = (slots: SearchWindow['slots']) =>
-  decodeWindow(encodeWindow(KEY, { slots, repeated: NO_REPEATS, total: slots.length, fetchedAt: 1 }), KEY, 50)?.slots;
+  decodeWindow(encodeWindow(KEY, { slots, repeated: NO_REPEATS, total: slots.length, fetchedAt: 1, fetchedAtWall: 1 }), KEY, 50)?.slots;
 
 describe('the declaration of the upstream company', () => {
   it('reads every declared field at the edge of what it takes, and Redis gives each back as read', () => {
@@ -58,7 +58,7 @@ describe('the declaration of the upstream company', () => {
 
   it('takes from Redis no window the reader could not have made: a stored string past its cap is no window', () => {
     const [company] = read([upstreamCompanyAtEdges()]).slots;
-    const stored = JSON.parse(encodeWindow(KEY, { slots: [company!], repeated: NO_REPEATS, total: 1, fetchedAt: 1 }));
+    const stored = JSON.parse(encodeWindow(KEY, { slots: [company!], repeated: NO_REPEATS, total: 1, fetchedAt: 1, fetchedAtWall: 1 }));
     expect(decodeWindow(JSON.stringify(stored), KEY, 50)).toBeDefined();
     for (const [path, value] of [
       [['name'], 'n'.repeat(COMPANY.name.maxLength + 1)],

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import { allFixtureCompanies, fixtureCompanies } from '../../src/lookup-service/index.js';
+import { DOCUMENT_CACHE_SHARE } from '../../src/gateway/graphql/document-cache.js';
+import { allFixtureCompanies, defaultDataSet, fixtureCompanies, searchIndexFor } from '../../src/lookup-service/index.js';
+import { UPSTREAM_MAX_PAGE_SIZE } from '../../src/upstream/search-call.js';
+import { normalizeSearchQuery } from '../../src/upstream/search-query.js';
+import { readSearchResponse } from '../../src/upstream/search-response.js';
+import { entryBytes } from '../../src/upstream/cache-entry.js';
+import { windowBytes as keptBytes } from '../../src/upstream/window-bytes.js';
+import { NO_REPEATS, windowKey } from '../../src/upstream/window-size.js';
 import { CompanyByNumberDocument, DashboardSearchDocument, SearchCompaniesDocument } from '../generated/graphql.js';
 import { expectedCompany } from '../support/expected.js';
 import { manualClock } from '../support/clock.js';
@@ -10,7 +17,37 @@ import { eventually } from '../support/within.js';
 
 const TTL_MS = 300;
 const SWR_MS = 600;
-const MAX_BYTES = 60_000;
+
+/** Searches of one company each, by its number: the size bound keeps all their windows together. */
+const SMALL = allFixtureCompanies.map((company) => [company.companyNumber, company.jurisdiction] as const);
+/** Searches of full windows in GB: the size bound keeps any one of them, and never two. */
+const LARGE = ['holdings', 'trading', 'services', 'consulting', 'group'];
+
+/** Bytes the window cache counts for the first window of a search, read from the default data set as the gateway reads it. */
+function windowBytes(q: string, jurisdiction: string): number {
+  const query = normalizeSearchQuery(q, jurisdiction);
+  const { results, total } = searchIndexFor(defaultDataSet()).search({ ...query, page: 1, pageSize: UPSTREAM_MAX_PAGE_SIZE });
+  const body = JSON.stringify({ results, total });
+  const { slots } = readSearchResponse(body, query.jurisdiction, 'test', UPSTREAM_MAX_PAGE_SIZE);
+  const window = { slots, repeated: NO_REPEATS, total, fetchedAt: 0, fetchedAtWall: 0, body };
+  return entryBytes(keptBytes(windowKey(query, 0), window, UPSTREAM_MAX_PAGE_SIZE));
+}
+
+/**
+ * The window cache's bound for the size test, computed from the windows it
+ * holds rather than written down, so that a field added to companies changes
+ * it along with them: halfway between what must fit (every small window
+ * together, or any one large one) and what must not (the two smallest large
+ * windows together).
+ */
+function windowCacheBound(): number {
+  const small = SMALL.reduce((sum, [q, jurisdiction]) => sum + windowBytes(q, jurisdiction), 0);
+  const large = LARGE.map((q) => windowBytes(q, 'GB')).sort((a, b) => a - b);
+  const mustFit = Math.max(small, large.at(-1)!);
+  const mustNotFit = large[0]! + large[1]!;
+  if (mustFit >= mustNotFit) throw new Error(`No bound keeps ${mustFit} bytes and refuses ${mustNotFit}: choose other searches`);
+  return Math.floor((mustFit + mustNotFit) / 2);
+}
 
 /** Long TTL and a small byte bound: for hits, errors, sharing and eviction. */
 let cached: Stack;
@@ -20,9 +57,10 @@ let expiring: Stack;
 const clock = manualClock();
 
 beforeAll(async () => {
+  // The window cache alone (no serialized answers), with what CACHE_MAX_BYTES leaves it besides parsed documents.
+  const cacheMaxBytes = Math.ceil(windowCacheBound() / (1 - DOCUMENT_CACHE_SHARE));
   [cached, expiring] = await Promise.all([
-    // The window cache alone: serialized answers would take half of CACHE_MAX_BYTES.
-    startStack({ gateway: { cacheMaxBytes: MAX_BYTES, upstreamRetries: 0, responseCache: false } }),
+    startStack({ gateway: { cacheMaxBytes, upstreamRetries: 0, responseCache: false } }),
     startStack({ clock, gateway: { cacheTtlMs: TTL_MS, cacheStaleWhileRevalidateMs: SWR_MS } }),
   ]);
 });
@@ -134,30 +172,28 @@ describe('search cache: size bound', () => {
   it('is bounded in bytes: small windows all stay, large ones evict the least recently used', async () => {
     const search = (q: string, jurisdiction: string) => cached.execute(DashboardSearchDocument, { q, jurisdiction });
 
-    // 24 windows of one company each (about 1.3 kB apiece as counted) fit together.
-    const small = allFixtureCompanies.map((company) => [company.companyNumber, company.jurisdiction] as const);
-    for (const [q, jurisdiction] of small) await search(q, jurisdiction);
+    // The windows of one company each fit together.
+    for (const [q, jurisdiction] of SMALL) await search(q, jurisdiction);
     cached.lookup.counters.reset();
-    for (const [q, jurisdiction] of small) {
+    for (const [q, jurisdiction] of SMALL) {
       const { body } = await search(q, jurisdiction);
       expect(body.data!.searchCompanies.nodes.map((node) => node.companyNumber)).toEqual([q]);
     }
     expect(cached.lookup.counters.searchRequests).toBe(0);
 
-    // Full windows of 50 companies hold about 50 kB each: only one fits in 60 kB.
-    const large = ['holdings', 'trading', 'services', 'consulting', 'group'];
-    for (const q of large) {
+    // Full windows of 50 companies: only one fits at a time.
+    for (const q of LARGE) {
       const { body } = await search(q, 'GB');
       expect(body.data!.searchCompanies.nodes).toHaveLength(50);
     }
-    expect(cached.lookup.counters.searchRequests).toBe(5);
+    expect(cached.lookup.counters.searchRequests).toBe(LARGE.length);
 
     cached.lookup.counters.reset();
     await search('group', 'GB');
     expect(cached.lookup.counters.searchRequests).toBe(0);
     await search('holdings', 'GB');
     expect(cached.lookup.counters.searchRequests).toBe(1);
-    const [firstSmallQ, firstSmallJurisdiction] = small[0]!;
+    const [firstSmallQ, firstSmallJurisdiction] = SMALL[0]!;
     await search(firstSmallQ, firstSmallJurisdiction);
     expect(upstreamSearches(cached)).toEqual([
       ['GB', 'holdings'],

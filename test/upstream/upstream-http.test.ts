@@ -34,6 +34,7 @@ describe('UpstreamHttp', () => {
         maxInFlight: 2,
         breaker: { failureThreshold: 100, cooldownMs: 1_000 },
         maxRetryAfterMs: 60_000,
+        maxCallsPerMinute: undefined,
         log: quiet,
       });
       const search = { method: 'GET', endpoint: '/v1/company/search', query: { q: 'harbour', jurisdiction: 'GB' } } as const;

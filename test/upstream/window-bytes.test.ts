@@ -5,9 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { defaultDataSet } from '../../src/lookup-service/index.js';
 import { CACHE_ENTRY_BYTES } from '../../src/upstream/cache-entry.js';
+import { companyKey } from '../../src/upstream/cache-tags.js';
 import { deadlineIn } from '../../src/upstream/resilience/deadline.js';
 import type { WindowRequest } from '../../src/upstream/search-call.js';
-import { windowBytes, windowFromBytes } from '../../src/upstream/window-bytes.js';
+import { keyOfWindowBytes, windowBytes, windowBytesHoldCompany, windowFromBytes } from '../../src/upstream/window-bytes.js';
 import { WindowCache } from '../../src/upstream/window-cache.js';
 import { readWindowBody } from '../../src/upstream/window-reading.js';
 import { NO_REPEATS, type SearchWindow, windowKey } from '../../src/upstream/window-size.js';
@@ -19,7 +20,8 @@ const companies = defaultDataSet();
 function windowOf(results: unknown[], fetchedAt = 1_764_000_000_000): SearchWindow {
   const body = JSON.stringify({ results, total: results.length });
   const { read, repeated } = readWindowBody(body, 'GB', 'test', 50);
-  return { slots: read.slots, repeated: repeated.length > 0 ? repeated : NO_REPEATS, total: read.total, fetchedAt, body };
+  const kept = repeated.length > 0 ? repeated : NO_REPEATS;
+  return { slots: read.slots, repeated: kept, total: read.total, fetchedAt, fetchedAtWall: fetchedAt + 0.5, body };
 }
 
 /** The same window as the fleet's store gives one: its results, without the body they were read from. */
@@ -61,9 +63,26 @@ describe('a window held as bytes', () => {
     }
   });
 
-  it('kept as the body, takes the bytes of the body and a header with its key, not those of its results written out', () => {
+  it("kept as the body, takes the bytes of the body, a header with its key and its companies' numbers, not its results written out", () => {
     const window = SHAPES['50 results']!;
-    expect(windowBytes(key, window, 50).byteLength - Buffer.byteLength(window.body!)).toBeLessThan(64);
+    const numbers = window.slots.reduce((sum, company) => sum + company!.companyNumber.length, 0);
+    // Per company: its jurisdiction, a space, its number and a line break.
+    expect(windowBytes(key, window, 50).byteLength - Buffer.byteLength(window.body!)).toBeLessThan(64 + numbers + 4 * 50);
+  });
+
+  it.each(cases)('tells a purge its key and each company it holds, by number as companyKey writes it: $shape, $from', ({ window }) => {
+    const bytes = windowBytes(key, window, 50);
+    expect(keyOfWindowBytes(bytes)).toBe(key);
+    for (const company of window.slots) {
+      if (company === null) continue;
+      expect(windowBytesHoldCompany(bytes, company.jurisdiction, companyKey(company.companyNumber))).toBe(true);
+      // Another jurisdiction, a number cut short or run on, the key, the body: none is a company it holds.
+      expect(windowBytesHoldCompany(bytes, company.jurisdiction === 'GB' ? 'IE' : 'GB', companyKey(company.companyNumber))).toBe(false);
+      expect(windowBytesHoldCompany(bytes, company.jurisdiction, companyKey(company.companyNumber).slice(1))).toBe(false);
+      expect(windowBytesHoldCompany(bytes, company.jurisdiction, `${companyKey(company.companyNumber)}0`)).toBe(false);
+    }
+    expect(windowBytesHoldCompany(bytes, 'GB', 'ACME')).toBe(false);
+    expect(windowBytesHoldCompany(bytes, 'GB', 'results')).toBe(false);
   });
 });
 

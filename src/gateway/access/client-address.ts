@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import type { Client } from './client-access.js';
 
 /**
  * The client's IP address. With `trustedProxies` reverse proxies in front,
@@ -20,6 +21,22 @@ export function clientAddress(
     .filter((hop) => hop !== '');
   const hop = hops[Math.max(0, hops.length - trustedProxies)];
   return hop !== undefined && isIP(hop) !== 0 ? hop : peer;
+}
+
+/**
+ * Whom a request whose credentials failed is counted against by the rate
+ * limit: its address, so that guessing keys is rate limited too; and where
+ * X-Forwarded-For named another address than the peer's, the peer as well. A
+ * client that writes the header itself (one that reaches the gateway past its
+ * proxy) names a new address with each guess, on one connection or many, but
+ * never a new peer. Behind a real proxy, the clients it forwards share the
+ * proxy's count of failures: requests with valid credentials never touch it.
+ * `address` as networkOf gives it.
+ */
+export function failedAttemptClients(address: string, peerAddress: string | undefined): Client[] {
+  const byAddress: Client = { kind: 'anonymous', key: `ip:${address}` };
+  const peer = networkOf(peerAddress ?? 'unknown');
+  return peer === address ? [byAddress] : [byAddress, { kind: 'anonymous', key: `peer:${peer}` }];
 }
 
 /**

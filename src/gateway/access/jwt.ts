@@ -8,6 +8,18 @@ export interface JwtSettings {
   key: { jwksUrl: URL } | { secret: string };
 }
 
+/** How JWT_* ask bearer tokens to be checked: issuer and audience, with a key set or a secret; none unless both are set. */
+export function jwtSettingsOf(
+  issuer: string | undefined,
+  audience: string | undefined,
+  jwksUrl: URL | undefined,
+  secret: string | undefined,
+): JwtSettings | undefined {
+  if (issuer === undefined || audience === undefined) return undefined;
+  if (jwksUrl !== undefined) return { issuer, audience, key: { jwksUrl } };
+  return secret === undefined ? undefined : { issuer, audience, key: { secret } };
+}
+
 /** Shortest HS256 secret accepted: 256 bits, as RFC 7518 asks for. */
 export const MIN_JWT_SECRET_LENGTH = 32;
 /** Leeway for clocks that disagree on `exp` and `nbf`. */

@@ -1,10 +1,11 @@
-import { type JwtSettings, MIN_JWT_SECRET_LENGTH } from '../access/jwt.js';
+import { MIN_JWT_SECRET_LENGTH } from '../access/jwt.js';
+import { MIN_ADMIN_TOKEN_LENGTH } from '../admin/admin-server.js';
 import type { Settings } from './settings.js';
 
 /**
- * What the settings mean together: the checks no single setting can make,
- * and the values made of several. Every check of settings against each other
- * is here.
+ * What the settings mean together: the checks no single setting can make.
+ * Every check of settings against each other is here; what the parts of the
+ * gateway make of several settings is made in ../options-from-settings.ts.
  */
 
 /** What a check may ask besides the values read. */
@@ -35,6 +36,16 @@ export const CHECKS: readonly Check[] = [
       if (headersTimeoutMs > requestTimeoutMs && !judge.refused('headersTimeoutMs', 'requestTimeoutMs')) {
         judge.problem(
           `HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be more than REQUEST_TIMEOUT_MS (${requestTimeoutMs}), which covers the headers too`,
+        );
+      }
+    },
+  },
+  {
+    about: ['redisUrl', 'redisSentinelPassword'],
+    judge({ redisUrl }, judge) {
+      if (judge.given('redisSentinelPassword') && !judge.refused('redisUrl') && redisUrl?.topology !== 'sentinel') {
+        judge.problem(
+          'REDIS_SENTINEL_PASSWORD is set but REDIS_URL names no sentinels: unset it, or name them (redis-sentinel://HOST:PORT[,HOST:PORT…]/MASTER_NAME)',
         );
       }
     },
@@ -105,6 +116,29 @@ export const CHECKS: readonly Check[] = [
     },
   },
   {
+    // The admin server is for operators: on a port of its own, never the public one, and only with its token.
+    about: ['port', 'metricsPort', 'adminPort', 'adminToken'],
+    judge({ port, metricsPort, adminPort, adminToken }, judge) {
+      if (judge.refused('adminPort', 'adminToken')) return;
+      if (adminPort === undefined) {
+        if (adminToken !== undefined) judge.problem('ADMIN_TOKEN is set but ADMIN_PORT is not; set ADMIN_PORT to serve purges');
+        return;
+      }
+      if (adminToken === undefined) judge.problem('ADMIN_PORT needs ADMIN_TOKEN, the bearer token admin requests must carry');
+      // The token is never echoed, only measured.
+      else if (adminToken.length < MIN_ADMIN_TOKEN_LENGTH)
+        judge.problem(`ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters long`);
+      // A bearer token travels as one run of visible ASCII (RFC 6750's token68 and more): any other would be refused on every purge.
+      else if (!/^[\x21-\x7e]+$/.test(adminToken))
+        judge.problem(
+          'ADMIN_TOKEN must be visible ASCII characters with no space, as a bearer token is sent (openssl rand -base64 32 makes one)',
+        );
+      if (adminPort === 0 || judge.refused('port', 'metricsPort')) return;
+      if (adminPort === port) judge.problem(`ADMIN_PORT (${adminPort}) must differ from PORT: purges are never served on the public port`);
+      if (adminPort === metricsPort) judge.problem(`ADMIN_PORT (${adminPort}) must differ from METRICS_PORT`);
+    },
+  },
+  {
     // Metrics are served on a port of their own, never the public one.
     about: ['port', 'metricsPort'],
     judge({ port, metricsPort }, judge) {
@@ -114,41 +148,3 @@ export const CHECKS: readonly Check[] = [
     },
   },
 ];
-
-/** The values made of several settings, once the checks above have passed. */
-export function combined(settings: Settings) {
-  return {
-    /** NODE_ENV=production: masked errors without stack traces, no field suggestions, GraphiQL and introspection off unless set. */
-    production: settings.nodeEnv === 'production',
-    /** Absent: run the embedded lookup service and front it. */
-    upstream: upstreamTarget(settings),
-    jwt: jwt(settings),
-    /** Unset: tracing is off (no OTLP endpoint, or OTEL_SDK_DISABLED, or OTEL_TRACES_EXPORTER=none). */
-    tracing: tracing(settings),
-  };
-}
-
-function upstreamTarget({ upstreamUrl: url, upstreamClientId: clientId, upstreamClientSecret: clientSecret }: Settings) {
-  return url && clientId && clientSecret ? { url, clientId, clientSecret } : undefined;
-}
-
-function jwt({ jwtIssuer: issuer, jwtAudience: audience, jwtJwksUrl: jwksUrl, jwtSecret: secret }: Settings): JwtSettings | undefined {
-  if (issuer === undefined || audience === undefined) return undefined;
-  if (jwksUrl !== undefined) return { issuer, audience, key: { jwksUrl } };
-  return secret === undefined ? undefined : { issuer, audience, key: { secret } };
-}
-
-/** What the gateway itself decides of tracing; the SDK reads the rest of the OTEL_* variables. */
-function tracing(settings: Settings) {
-  const on =
-    !settings.otelSdkDisabled &&
-    settings.otelTracesExporter === 'otlp' &&
-    (settings.otelExporterOtlpEndpoint !== undefined || settings.otelExporterOtlpTracesEndpoint !== undefined);
-  return on
-    ? {
-        serviceName: settings.otelServiceName,
-        /** Whether spans may hold what clients search for (`q`, `companyNumber`); off, they never do. */
-        recordSearchTerms: settings.otelRecordSearchTerms,
-      }
-    : undefined;
-}

@@ -1,18 +1,15 @@
 import { getSystemErrorMap } from 'node:util';
 import { FileRefusedError, readRegularFile } from '../../shared/regular-file.js';
-import { CHECKS, combined } from './checks.js';
+import { CHECKS } from './checks.js';
 import { defaultText, docOf, type Read, Refusal, type Setting } from './kinds.js';
 import { SETTING_GROUPS, type Settings } from './settings.js';
 
 /**
  * The gateway's configuration, read from environment variables and checked
- * before anything starts: every setting as settings.ts declares it, and the
- * values checks.ts makes of several.
+ * before anything starts: every setting as settings.ts declares it. The parts
+ * of the gateway get theirs through ../options-from-settings.ts.
  */
-export type GatewayConfig = Settings & ReturnType<typeof combined>;
-
-export type UpstreamTarget = NonNullable<GatewayConfig['upstream']>;
-export type TracingSettings = NonNullable<GatewayConfig['tracing']>;
+export type GatewayConfig = Settings;
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -69,7 +66,21 @@ export function readConfig(env: Env = process.env): GatewayConfig {
       [...files],
     );
   }
-  return { ...settings, ...combined(settings) };
+  return settings;
+}
+
+/**
+ * Only the settings `keys` name, read as readConfig reads them (a secret from
+ * its file too), or a ConfigError naming their problems: for a tool that needs
+ * a few of the gateway's settings, such as `npm run purge`, run where the
+ * gateway's environment is. No check of several settings is made.
+ */
+export function readSettings<K extends keyof Settings>(keys: readonly K[], env: Env = process.env): Pick<Settings, K> {
+  const reading = new Reading(env);
+  const wanted = DECLARED.filter(({ key }) => (keys as readonly string[]).includes(key));
+  for (const { key, declared } of wanted) reading.take(declared, POSITION.get(key)!);
+  if (reading.problems.length > 0) throw new ConfigError(reading.problems.map(({ message }) => message));
+  return Object.fromEntries(wanted.map(({ key, declared }) => [key, reading.read(declared)])) as Pick<Settings, K>;
 }
 
 /**

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { type ApiKey, parseApiKeys } from '../access/api-keys.js';
 import { manifestEntries, readTrustedDocuments, type TrustedDocuments } from '../graphql/trusted-documents.js';
 import { isOrigin } from '../http/cors.js';
+import { describeRedisTarget, parseRedisTarget, type RedisTarget } from '../../shared-state/redis-target.js';
 
 /**
  * What a setting is made of, and the kinds of value settings take. A setting
@@ -196,6 +197,8 @@ export const apiKeys: Kind<ApiKey[]> = {
     return problems.length === 0 ? keys : new Refusal(...problems);
   },
   redacted: (keys) => keys.map((key) => key.id),
+  // Compared key by key: their JSON writes each hash as an array of 32 numbers, megabytes for ten thousand keys.
+  same: (a, b) => a.length === b.length && a.every((key, index) => key.id === b[index]!.id && key.sha256.equals(b[index]!.sha256)),
   // Room for some ten thousand keys; a client per key is what the ids are for.
   maxFileBytes: 1024 * 1024,
   change(before, after) {
@@ -247,38 +250,22 @@ export const manifests: Kind<TrustedDocuments> = {
 };
 
 /** The value holds the password: no problem line echoes it, and it is printed replaced. */
-export const redisUrl: Kind<URL> = {
-  accepts: '`redis://` or `rediss://` URL',
+export const redisUrl: Kind<RedisTarget> = {
+  accepts: '`redis://` or `rediss://` URL (one node), `redis-cluster://` or `redis-sentinel://` list of nodes (`rediss-…` for TLS)',
   parse(raw, name) {
-    const url = URL.canParse(raw) ? new URL(raw) : undefined;
-    if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '') {
-      return new Refusal(`${name} must be a redis:// or rediss:// URL with a host, such as redis://gateway:password@redis.internal:6379/0`);
-    }
-    if (!/^\/?(\d{1,2})?$/.test(url.pathname) || url.search !== '' || url.hash !== '') {
-      return new Refusal(`${name} may name a database number as its path (such as /0), and nothing else after the host`);
-    }
-    // `redis://secret@host` is a password written where the user goes: it would be printed as a user name, and never sent as a password.
-    if (url.username !== '' && url.password === '') {
-      return new Refusal(
-        `${name} has a user and no password: write the password after a colon (redis://:PASSWORD@host, or redis://USER:PASSWORD@host)`,
-      );
-    }
-    return url;
+    const target = parseRedisTarget(raw, name);
+    return typeof target === 'string' ? new Refusal(target) : target;
   },
-  redacted(url) {
-    if (url.password === '') return url.href;
-    const shown = new URL(url.href);
-    shown.password = 'redacted';
-    return shown.href.replace(':redacted@', ':[redacted]@');
-  },
+  redacted: describeRedisTarget,
 };
 
+/** No braces: the gateway puts its own hash tags (`{…}`) after the prefix, and a brace in it would take their place. */
 export const keyPrefix: Kind<string> = {
-  accepts: '1 to 64 printable ASCII characters, no spaces',
+  accepts: '1 to 64 printable ASCII characters, no spaces or braces',
   parse: (raw, name) =>
-    /^[\x21-\x7e]{1,64}$/.test(raw)
+    /^[\x21-\x7a|~]{1,64}$/.test(raw)
       ? raw
-      : new Refusal(`${name} must be at most 64 printable ASCII characters without spaces, such as csg:`),
+      : new Refusal(`${name} must be at most 64 printable ASCII characters without spaces or braces, such as csg:`),
 };
 
 /** A sampler's ratio; the tracing SDK would read a bad one as 1 without a word. */

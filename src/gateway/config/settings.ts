@@ -1,5 +1,6 @@
 import { type ApiKey, MIN_API_KEY_LENGTH } from '../access/api-keys.js';
 import { MIN_JWT_SECRET_LENGTH } from '../access/jwt.js';
+import { MIN_ADMIN_TOKEN_LENGTH } from '../admin/admin-server.js';
 import { LOG_FORMATS, LOG_LEVELS } from '../logger.js';
 import {
   apiKeys as apiKeyList,
@@ -52,7 +53,7 @@ const gatewayApiKeys = setting({
   defaultDoc: 'unset: no API keys',
   secret: true,
   reloads: true,
-  doc: `clients send a key in \`x-api-key\`. Keys of at least ${MIN_API_KEY_LENGTH} characters; only their SHA-256 is kept, compared in constant time; the id names the client in logs and rate limits`,
+  doc: `clients send a key in \`x-api-key\`. Keys of at least ${MIN_API_KEY_LENGTH} characters; only their SHA-256 is kept, and a key presented is found by its SHA-256; the id names the client in logs and rate limits`,
 });
 const jwtIssuer = setting({
   env: 'JWT_ISSUER',
@@ -321,6 +322,12 @@ export const cacheSettings = {
     default: true,
     doc: 'reuse the serialized answer to a request repeated byte for byte while its data is fresh (see *Response cache* in docs/behaviour.md); `false` runs every request through GraphQL',
   }),
+  cdnTagHeader: setting({
+    env: 'CDN_TAG_HEADER',
+    kind: oneOf(['Cache-Tag', 'Surrogate-Key', 'none']),
+    default: 'Cache-Tag',
+    doc: "the header that carries, on each GET answer a shared cache may keep, the tags a CDN purges by: the jurisdiction, the search and each company number (`Cache-Tag`, comma-separated, for Cloudflare, Akamai and Apollo Router's users; `Surrogate-Key`, space-separated, for Fastly; Varnish's xkey reads either). Over 4 KiB of tags, the answer is `private` instead. `none` sends no tags (see *HTTP caching* in docs/behaviour.md)",
+  }),
 };
 
 /** Development or production: what several defaults follow from. */
@@ -461,7 +468,7 @@ export const rateLimitSettings = {
     env: 'RATE_LIMIT_PER_MINUTE',
     kind: integer(0, 6_000_000),
     default: 600,
-    doc: 'sustained requests per minute per client (API key id, token subject, or IP for anonymous clients and failed attempts; IPv6 by /64); each operation of a batched request counts as one request; `0` turns rate limiting off',
+    doc: "sustained requests per minute per client (API key id, token subject, or IP for anonymous clients and failed attempts; IPv6 by /64; failed attempts also by the connection's peer where `X-Forwarded-For` named another address); each operation of a batched request counts as one request; `0` turns rate limiting off",
   }),
   rateLimitBurst: setting({
     env: 'RATE_LIMIT_BURST',
@@ -491,7 +498,15 @@ export const sharedStateSettings = {
     default: undefined,
     defaultDoc: 'unset: nothing shared',
     secret: true,
-    doc: 'URL of the Redis (7 or later) that instances of one fleet share their upstream state through: user and password in it (`redis://gateway:PASSWORD@redis.internal:6379/0`), a database number as its only path; `rediss://` for TLS. Unset, every instance keeps its own state and node-redis is not even loaded. See *A fleet on Redis* in docs/operations.md',
+    doc: 'the Redis (7 or later) that instances of one fleet share their upstream state through, user and password in it: one node, `redis://gateway:PASSWORD@redis.internal:6379/0` (a database number as its only path); a Redis Cluster, `redis-cluster://gateway:PASSWORD@redis-0.internal:6379,redis-1.internal:6379` (any of its nodes: the rest are discovered); or the sentinels of a master, `redis-sentinel://gateway:PASSWORD@sentinel-0.internal:26379,sentinel-1.internal:26379/mymaster` (the master is asked of them, and followed across a failover). `rediss://`, `rediss-cluster://` and `rediss-sentinel://` use TLS. Unset, every instance keeps its own state and node-redis is not even loaded. See *A fleet on Redis* and *Redis topologies* in docs/operations.md',
+  }),
+  redisSentinelPassword: setting({
+    env: 'REDIS_SENTINEL_PASSWORD',
+    kind: text,
+    default: undefined,
+    defaultDoc: 'unset: the sentinels are asked without a password',
+    secret: true,
+    doc: "with `redis-sentinel://`, the sentinels' own password (their `requirepass`), which the password in `REDIS_URL` (the master's and replicas') is not; set it to the same value where they share one",
   }),
   redisKeyPrefix: setting({
     env: 'REDIS_KEY_PREFIX',
@@ -504,7 +519,7 @@ export const sharedStateSettings = {
     kind: integer(1, 10_000, 'ms'),
     // Chosen from the answers Redis gives on a loaded 2-core host (docs/operations.md, *The REDIS_COMMAND_TIMEOUT_MS trade-off*): late ones are misses, not outages.
     default: 250,
-    doc: "the gateway's own deadline on each Redis call (node-redis holds none against a hung server); a call without an answer by then is a miss (the instance asks again, or waits on). Redis is taken to be away on a failed connection, or when no call has been answered for four times as long (at least 1 s), neither within this deadline nor late within that window: the instance goes on alone, makes no Redis call until a probe (every 500 ms) is answered in time, and logs the outage once and its end once",
+    doc: "the gateway's own deadline on each Redis call (node-redis holds none against a hung server); a call without an answer by then is a miss: a claim on a window or the token is asked again, the client's rate limit and the call budget are decided by this instance alone. Redis is taken to be away on a failed connection, or when no call has been answered within this deadline for four times as long (at least 1 s), late answers not counting: the instance goes on alone, makes no Redis call until a probe (every 500 ms) finds every call it needs answered in time, and logs the outage once and its end once",
   }),
 };
 
@@ -530,6 +545,31 @@ export const observabilitySettings = {
     default: (read) => (inProduction(read) ? 5_000 : 0),
     defaultDoc: '`0`; `5000` in production',
     doc: "after `SIGTERM`/`SIGINT`, how long `/ready` answers 503 while requests are still served, so a load balancer stops sending traffic before the gateway stops accepting connections (see *Probes* in docs/operations.md); set it above the probe's period times its failure threshold",
+  }),
+};
+
+/** The admin server: purges, for operators only. */
+export const adminSettings = {
+  adminPort: setting({
+    env: 'ADMIN_PORT',
+    kind: integer(0, 65_535),
+    default: undefined,
+    defaultDoc: 'unset: no admin server',
+    doc: 'port of the admin server, `POST /purge` with `Authorization: Bearer <ADMIN_TOKEN>` (see *Purging cached data* in docs/operations.md); never the public port (`0`: any free port)',
+  }),
+  adminHost: setting({
+    env: 'ADMIN_HOST',
+    kind: host,
+    default: '127.0.0.1',
+    doc: 'address the admin server listens on; keep it off networks clients reach',
+  }),
+  adminToken: setting({
+    env: 'ADMIN_TOKEN',
+    kind: text,
+    default: undefined,
+    defaultDoc: 'required with `ADMIN_PORT`',
+    secret: true,
+    doc: `the bearer token every admin request must carry, at least ${MIN_ADMIN_TOKEN_LENGTH} characters (\`openssl rand -base64 32\`); compared by its SHA-256 in constant time, never logged. \`npm run purge\` reads it as the gateway does`,
   }),
 };
 
@@ -620,6 +660,7 @@ export const SETTING_GROUPS = [
   { title: 'Rate limits', settings: rateLimitSettings },
   { title: 'A fleet on one Redis', settings: sharedStateSettings },
   { title: 'Metrics and shutdown', settings: observabilitySettings },
+  { title: 'Administration', settings: adminSettings },
   { title: 'Logs', settings: logSettings },
   { title: 'Tracing', settings: tracingSettings },
 ] as const;
@@ -633,3 +674,4 @@ export type CacheSettings = SettingsOf<typeof cacheSettings>;
 export type GraphqlSettings = SettingsOf<typeof graphqlSettings>;
 export type RequestLimitSettings = SettingsOf<typeof requestLimitSettings>;
 export type SharedStateSettings = SettingsOf<typeof sharedStateSettings>;
+export type AdminSettings = SettingsOf<typeof adminSettings>;

@@ -5,7 +5,6 @@ import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import type { GraphQLError, ValidationContext } from 'graphql';
 import type { YogaServerOptions } from 'graphql-yoga';
-import type { GatewayConfig } from '../config/gateway-config.js';
 import type { GraphqlSettings, RequestLimitSettings } from '../config/settings.js';
 import { useJsonBody } from './use-json-body.js';
 import { useAbortedValidationMessage } from '../limits/use-aborted-validation-message.js';
@@ -19,8 +18,8 @@ import { useQueryRequired } from './use-query-required.js';
 import { DOCUMENT_ID_PARAM, useTrustedDocuments } from './use-trusted-documents.js';
 import { useUpstreamSearchBudget } from '../limits/use-upstream-search-budget.js';
 
-/** The settings that shape what Yoga accepts (production: field suggestions off); the gateway's config has them all. */
-export type YogaProtection = GraphqlSettings & RequestLimitSettings & Pick<GatewayConfig, 'production'>;
+/** The settings that shape what Yoga accepts, and NODE_ENV=production's (field suggestions off). */
+export type YogaProtection = GraphqlSettings & RequestLimitSettings & { production: boolean };
 
 /**
  * Armor's rules throw by default, which Yoga answers as an execution error

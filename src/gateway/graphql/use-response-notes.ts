@@ -1,3 +1,4 @@
+import { getOperationAST } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../../schema/context.js';
 import type { GatewayServerContext } from './server-context.js';
@@ -15,7 +16,7 @@ export function useResponseNotes(): Plugin<GatewayContext & GatewayServerContext
         onExecuteDone({ args, result, setResult }) {
           if (isAsyncIterable(result)) return;
           const { notes, execution } = args.contextValue as GatewayContext & GatewayServerContext;
-          execution.record(notes, (result.errors?.length ?? 0) > 0);
+          execution.record(notes, (result.errors?.length ?? 0) > 0, getOperationAST(args.document, args.operationName)?.operation);
           if (notes.errors.length === 0 && notes.warnings.length === 0) return;
           const { errors, ...rest } = result;
           const allErrors = notes.errors.length > 0 ? [...(errors ?? []), ...notes.errors] : errors;

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { ANSWER_MEDIA_TYPES, answerTypeFor, isReadableBody, MAX_ACCEPT_LENGTH, REQUEST_MEDIA_TYPES } from './media-types.js';
 import { isBatchBody } from '../graphql/batch-body.js';
 import type { AccessDecision, AccessPolicy, Client } from '../access/client-access.js';
-import { clientAddress, networkOf } from '../access/client-address.js';
+import { clientAddress, failedAttemptClients, networkOf } from '../access/client-address.js';
 import type { RateDecision } from '../limits/rate-limiter.js';
 import type { ClientRateLimit } from '../limits/shared-rate-limiter.js';
 import type { ConnectionLimitName } from './connection-cap.js';
@@ -153,11 +153,12 @@ async function handle(
   // Awaited only where a bearer token is verified, as the rate limit below.
   const access = checking instanceof Promise ? await checking : checking;
   if (!access.allowed) {
-    // Failed attempts count against the address, so guessing keys is rate limited too.
-    const deciding = rateLimited(options, { kind: 'anonymous', key: `ip:${address}` });
-    // Awaited only where the fleet's bucket is asked: an instance alone decides at once, without a microtask turn.
-    const limited: Refusal | undefined = deciding instanceof Promise ? await deciding : deciding;
-    if (limited) return reject(options, response, limited);
+    for (const counted of failedAttemptClients(address, request.socket.remoteAddress)) {
+      const deciding = rateLimited(options, counted);
+      // Awaited only where the fleet's bucket is asked: an instance alone decides at once, without a microtask turn.
+      const limited: Refusal | undefined = deciding instanceof Promise ? await deciding : deciding;
+      if (limited) return reject(options, response, limited);
+    }
     if (access.refusal instanceof AuthUnavailableError) {
       options.logger.warn({ detail: access.refusal.detail }, 'Bearer token keys unavailable');
     }

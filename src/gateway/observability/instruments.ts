@@ -50,7 +50,7 @@ function find<C>(tree: CellTree<C>, depth: number, a: string | undefined, b: str
 interface Exported {
   name: string;
   help: string;
-  type: 'counter' | 'histogram';
+  type: 'counter' | 'histogram' | 'gauge';
   aggregator: 'sum';
   get(): Promise<{ name: string; help: string; type: string; aggregator: 'sum'; values: unknown[] }>;
 }
@@ -150,4 +150,28 @@ export class HistogramFamily {
     cell.sum += value;
     cell.value += 1;
   }
+}
+
+/**
+ * A gauge without labels, read at each scrape and absent while `read` gives
+ * undefined: prom-client's own Gauge without labels shows 0 until it is set
+ * and again after reset(), which would read as a value (not sharing, a token
+ * expiring now) where there is none.
+ */
+export function readGauge(
+  registry: Registry,
+  name: string,
+  help: string,
+  read: () => number | undefined | Promise<number | undefined>,
+): void {
+  register(registry, {
+    name,
+    help,
+    type: 'gauge',
+    aggregator: 'sum',
+    get: async () => {
+      const value = await read();
+      return { name, help, type: 'gauge', aggregator: 'sum', values: value === undefined ? [] : [{ labels: {}, value }] };
+    },
+  });
 }

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { ERROR_CODES } from '../../errors/codes.js';
 import type {
   CacheLookupResult,
@@ -7,19 +7,24 @@ import type {
   TokenRenewalTrigger,
   UpstreamCallOutcome,
   UpstreamObserver,
-  UpstreamStatus,
   UpstreamStatusClass,
 } from '../../upstream/observer.js';
-import type { Clock } from '../../upstream/resilience/clock.js';
 import { SEARCH_ENDPOINT } from '../../upstream/search-call.js';
 import { TOKEN_ENDPOINT } from '../../upstream/token-request.js';
 import { CounterFamily, HistogramFamily } from './instruments.js';
+import { type MetricLimits, type MetricSources, registerGauges } from './gauges.js';
 import type { RequestOutcome } from './observed-response.js';
 
 const PREFIX = 'csg_';
 const OUTCOMES: readonly RequestOutcome[] = ['response_cache', 'graphql', 'refused', 'other'];
 /** Every code a client can be answered with; anything else counts as `other`. */
 const CODES = [...Object.keys(ERROR_CODES), 'other'];
+/** The codes whose requests the availability SLO counts as failed (the catalogue's `serviceFailure`). */
+export const SERVICE_FAILURE_CODES: ReadonlySet<string> = new Set(
+  Object.entries(ERROR_CODES)
+    .filter(([, entry]) => 'serviceFailure' in entry && entry.serviceFailure)
+    .map(([code]) => code),
+);
 const ENDPOINTS = [SEARCH_ENDPOINT, TOKEN_ENDPOINT];
 const STATUS_CLASSES: readonly UpstreamStatusClass[] = ['2xx', '3xx', '4xx', '5xx', 'none'];
 const CALL_OUTCOMES: readonly UpstreamCallOutcome[] = ['success', 'http_error', 'bad_response', 'timeout', 'connection_error', 'error'];
@@ -44,17 +49,6 @@ const UPSTREAM_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 const SLOT_WAIT_SECONDS = [0, 0.001, 0.005, 0.025, 0.1, 0.5, 1, 5];
 const PHASE_SECONDS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 0.5];
 
-/** What the gauges read at each scrape, and only then. */
-export interface MetricSources {
-  upstream(): UpstreamStatus;
-  /** Bytes each cache holds now. */
-  cacheBytes(): Record<'upstream_windows' | 'responses' | 'documents', number>;
-  /** The clock the token's expiry is told by. */
-  clock: Clock;
-  /** With REDIS_URL: whether Redis answers now. */
-  redisSharing?: (() => boolean) | undefined;
-}
-
 /**
  * Every metric the gateway keeps, in a registry of its own. Events increment
  * cells made up front (instruments.ts): the hot path does a few map lookups
@@ -68,6 +62,7 @@ export const ADDED_KEY = 'added since start';
 export class GatewayMetrics implements UpstreamObserver {
   readonly registry = new Registry();
   readonly #requests: CounterFamily;
+  readonly #failed: CounterFamily;
   readonly #refusals: CounterFamily;
   readonly #requestSeconds: HistogramFamily;
   readonly #phaseSeconds: HistogramFamily;
@@ -83,7 +78,7 @@ export class GatewayMetrics implements UpstreamObserver {
   readonly #apiKeyIds: ReadonlySet<string>;
   #sources: MetricSources | undefined;
 
-  constructor(apiKeyIds: readonly string[]) {
+  constructor(apiKeyIds: readonly string[], limits: MetricLimits) {
     const r = this.registry;
     this.#apiKeyIds = new Set(apiKeyIds);
     this.#requests = new CounterFamily(
@@ -91,6 +86,12 @@ export class GatewayMetrics implements UpstreamObserver {
       `${PREFIX}http_requests_total`,
       'HTTP requests answered, by outcome: from the response cache, by GraphQL, refused in front of GraphQL, or other (health, readiness, GraphiQL, CORS preflight).',
       [['outcome', OUTCOMES]],
+    );
+    this.#failed = new CounterFamily(
+      r,
+      `${PREFIX}http_requests_failed_total`,
+      "Requests the gateway or the upstream failed, not the client: a GraphQL answer holding an error of such a code (graphql), or a refusal with one (refused). The availability SLO's bad events.",
+      [['outcome', ['graphql', 'refused']]],
     );
     this.#refusals = new CounterFamily(
       r,
@@ -160,10 +161,17 @@ export class GatewayMetrics implements UpstreamObserver {
         ['result', LOOKUP_RESULTS],
       ],
     );
-    this.#renewals = new CounterFamily(r, `${PREFIX}upstream_token_renewals_total`, 'Service token requests, by trigger and result.', [
-      ['trigger', TRIGGERS],
-      ['result', RENEWAL_RESULTS],
-    ]);
+    // Every pair from the start, at 0: an alert sees the first refused credentials as an increase, not as a series appearing.
+    this.#renewals = new CounterFamily(
+      r,
+      `${PREFIX}upstream_token_renewals_total`,
+      'Service token requests, by trigger and result.',
+      [
+        ['trigger', TRIGGERS],
+        ['result', RENEWAL_RESULTS],
+      ],
+      { zeroes: true },
+    );
     this.#rateLimited = new CounterFamily(
       r,
       `${PREFIX}rate_limit_refusals_total`,
@@ -173,7 +181,7 @@ export class GatewayMetrics implements UpstreamObserver {
         ['api_key', ['', ...apiKeyIds, ADDED_KEY]],
       ],
     );
-    this.#gauges();
+    registerGauges(r, () => this.#sources, limits);
     collectDefaultMetrics({ register: r });
     // Gauges named like counters, which promtool rejects; nodejs_active_handles and the like say the same by type.
     for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) {
@@ -198,13 +206,18 @@ export class GatewayMetrics implements UpstreamObserver {
   request(outcome: RequestOutcome, seconds: number, refusalCode: string | undefined): void {
     this.#requests.inc(outcome);
     this.#requestSeconds.observe(seconds, outcome);
-    if (refusalCode !== undefined) this.#refusals.inc(CODE_SET.has(refusalCode) ? refusalCode : 'other');
+    if (refusalCode !== undefined) this.#refused(refusalCode);
   }
 
   /** A request Node could not read, answered straight on its socket. */
   unreadRequest(refusalCode: string): void {
     this.#requests.inc('refused');
-    this.#refusals.inc(CODE_SET.has(refusalCode) ? refusalCode : 'other');
+    this.#refused(refusalCode);
+  }
+
+  #refused(code: string): void {
+    this.#refusals.inc(CODE_SET.has(code) ? code : 'other');
+    if (SERVICE_FAILURE_CODES.has(code)) this.#failed.inc('refused');
   }
 
   rateLimited(kind: ClientKind, apiKeyId: string): void {
@@ -219,8 +232,16 @@ export class GatewayMetrics implements UpstreamObserver {
     this.#phaseSeconds.observe(seconds, phase);
   }
 
-  graphqlError(code: unknown): void {
-    this.#graphqlErrors.inc(typeof code === 'string' && CODE_SET.has(code) ? code : 'other');
+  /** One error of a GraphQL answer; whether it is a failure of the gateway or the upstream (SERVICE_FAILURE_CODES). */
+  graphqlError(code: unknown): boolean {
+    const known = typeof code === 'string' && CODE_SET.has(code);
+    this.#graphqlErrors.inc(known ? code : 'other');
+    return known && SERVICE_FAILURE_CODES.has(code);
+  }
+
+  /** A GraphQL answer (a batch's answers together) holding at least one such failure. */
+  graphqlAnswerFailed(): void {
+    this.#failed.inc('graphql');
   }
 
   call(endpoint: string, statusClass: UpstreamStatusClass, outcome: UpstreamCallOutcome, seconds: number): void {
@@ -250,71 +271,6 @@ export class GatewayMetrics implements UpstreamObserver {
 
   tokenRenewal(trigger: TokenRenewalTrigger, result: TokenRenewalResult): void {
     this.#renewals.inc(trigger, result);
-  }
-
-  #gauges(): void {
-    const registers = [this.registry];
-    const metrics = this;
-    new Gauge({
-      name: `${PREFIX}upstream_calls_in_flight`,
-      help: 'Calls to the lookup service in flight now.',
-      registers,
-      collect() {
-        const status = metrics.#sources?.upstream();
-        if (status) this.set(status.callsInFlight);
-      },
-    });
-    new Gauge({
-      name: `${PREFIX}upstream_calls_waiting`,
-      help: 'Calls waiting now for a slot (UPSTREAM_MAX_IN_FLIGHT).',
-      registers,
-      collect() {
-        const status = metrics.#sources?.upstream();
-        if (status) this.set(status.callsWaiting);
-      },
-    });
-    new Gauge({
-      name: `${PREFIX}redis_sharing`,
-      help: 'With REDIS_URL: 1 while Redis answers and the fleet shares its state, 0 while this instance goes on alone.',
-      registers,
-      collect() {
-        const sharing = metrics.#sources?.redisSharing;
-        if (sharing) this.set(sharing() ? 1 : 0);
-      },
-    });
-    new Gauge({
-      name: `${PREFIX}upstream_circuit_state`,
-      help: "The circuit breaker's state: 1 for the state it is in, 0 for the others.",
-      labelNames: ['state'],
-      registers,
-      collect() {
-        const status = metrics.#sources?.upstream();
-        if (!status) return;
-        for (const state of ['closed', 'open', 'half-open'] as const) this.set({ state }, status.circuit === state ? 1 : 0);
-      },
-    });
-    new Gauge({
-      name: `${PREFIX}upstream_token_expiry_seconds`,
-      help: 'Seconds until the service token expires (negative: expired); absent before the first token.',
-      registers,
-      collect() {
-        this.reset();
-        const sources = metrics.#sources;
-        const expiresAt = sources?.upstream().token.expiresAt;
-        if (sources && expiresAt !== undefined) this.set((expiresAt - sources.clock()) / 1000);
-      },
-    });
-    new Gauge({
-      name: `${PREFIX}cache_bytes`,
-      help: 'Bytes each cache holds now, as its share of CACHE_MAX_BYTES counts them.',
-      labelNames: ['cache'],
-      registers,
-      collect() {
-        const bytes = metrics.#sources?.cacheBytes();
-        if (!bytes) return;
-        for (const [cache, value] of Object.entries(bytes)) this.set({ cache }, value);
-      },
-    });
   }
 }
 

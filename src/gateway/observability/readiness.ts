@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { UpstreamStatus } from '../../upstream/observer.js';
 import type { Clock } from '../../upstream/resilience/clock.js';
+import type { SharingState } from '../shared-store.js';
 
 const LIVE_BODY = '{"status":"live"}';
 
@@ -22,8 +23,10 @@ export interface ReadinessAnswer {
     tokenExpiresInSeconds?: number;
     circuit: UpstreamStatus['circuit'];
   };
-  /** With REDIS_URL: `connected`, or `unavailable` while this instance goes on alone. */
-  redis?: 'connected' | 'unavailable';
+  /** With REDIS_URL: `connected`; `unavailable` while Redis is taken to be away, `refused` while it refuses what sharing needs. */
+  redis?: 'connected' | 'unavailable' | 'refused';
+  /** While Redis refuses: why, and the setting to change. */
+  redisProblem?: string;
 }
 
 /**
@@ -38,11 +41,11 @@ export interface ReadinessAnswer {
 export class Readiness {
   readonly #upstream: () => UpstreamStatus;
   readonly #clock: Clock;
-  readonly #redisSharing: (() => boolean) | undefined;
+  readonly #redisSharing: (() => SharingState) | undefined;
   #draining = false;
 
-  /** `redisSharing`, with REDIS_URL: whether Redis answers now; reported like the upstream, never held against readiness. */
-  constructor(upstream: () => UpstreamStatus, clock: Clock, redisSharing?: () => boolean) {
+  /** `redisSharing`, with REDIS_URL: whether this instance shares now; reported like the upstream, never held against readiness. */
+  constructor(upstream: () => UpstreamStatus, clock: Clock, redisSharing?: () => SharingState) {
     this.#upstream = upstream;
     this.#clock = clock;
     this.#redisSharing = redisSharing;
@@ -65,7 +68,7 @@ export class Readiness {
         ...(token.expiresAt === undefined ? {} : { tokenExpiresInSeconds: Math.round((token.expiresAt - this.#clock()) / 1000) }),
         circuit,
       },
-      ...(this.#redisSharing === undefined ? {} : { redis: this.#redisSharing() ? 'connected' : 'unavailable' }),
+      ...(this.#redisSharing === undefined ? {} : redisAnswer(this.#redisSharing())),
     };
   }
 
@@ -78,4 +81,10 @@ export class Readiness {
     });
     response.end(body);
   }
+}
+
+function redisAnswer(sharing: SharingState): Pick<ReadinessAnswer, 'redis' | 'redisProblem'> {
+  if (sharing.state === 'sharing') return { redis: 'connected' };
+  if (sharing.state === 'unavailable') return { redis: 'unavailable' };
+  return { redis: 'refused', redisProblem: `${sharing.refusal.cause}: ${sharing.refusal.fix}` };
 }

@@ -6,10 +6,19 @@ import type { Logger } from '../logger.js';
  * Asks for the service token as the gateway starts, so that a wrong client id
  * or secret shows in the log and in /ready at once rather than at the first
  * search. Never fails the start: the upstream may be down for a while, and
- * searches ask again (within the token backoff).
+ * searches ask again (within the token backoff). With REDIS_URL it first
+ * waits for `sharedKnown` (Redis serving or refusing the gateway, or a bounded
+ * wait): asked before the store has connected, the token would be asked for
+ * alone, one more token call for the fleet.
  */
-export async function fetchTokenAtStart(upstream: UpstreamClient, clientId: string, logger: Logger): Promise<void> {
+export async function fetchTokenAtStart(
+  upstream: UpstreamClient,
+  clientId: string,
+  logger: Logger,
+  sharedKnown?: Promise<void>,
+): Promise<void> {
   try {
+    await sharedKnown;
     await upstream.fetchToken();
     logger.info('Got the upstream service token');
   } catch (error) {

@@ -33,6 +33,13 @@ export interface ProblemLog {
   warn(details: Record<string, unknown>, message: string): void;
 }
 
+/** What the gateway itself decides of tracing, where the settings turn it on; the SDK reads the other OTEL_* variables itself. */
+export interface TracingSettings {
+  serviceName: string;
+  /** Whether spans may hold what clients search for (`q`, `companyNumber`); off, they never do. */
+  recordSearchTerms: boolean;
+}
+
 export interface TracingOptions {
   /** Instead of the exporter the OTEL_* variables configure, e.g. a test's in-memory exporter. */
   spanProcessors?: SpanProcessor[] | undefined;

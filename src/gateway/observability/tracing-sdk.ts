@@ -1,9 +1,8 @@
 import { type DiagLogger, DiagLogLevel, diag, trace } from '@opentelemetry/api';
 import { UndiciInstrumentation, type UndiciRequest } from '@opentelemetry/instrumentation-undici';
 import { core, NodeSDK } from '@opentelemetry/sdk-node';
-import type { TracingSettings } from '../config/gateway-config.js';
 import { serverSpans } from './server-spans.js';
-import type { ProblemLog, Tracing, TracingOptions } from './tracing-hooks.js';
+import type { ProblemLog, Tracing, TracingOptions, TracingSettings } from './tracing-hooks.js';
 import { useOperationSpans } from './use-operation-spans.js';
 
 /** The tracer of the gateway's own spans (server, operation, resolver, cache lookup). */

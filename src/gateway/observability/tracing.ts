@@ -1,7 +1,6 @@
-import type { TracingSettings } from '../config/gateway-config.js';
-import type { Tracing, TracingOptions } from './tracing-hooks.js';
+import type { Tracing, TracingOptions, TracingSettings } from './tracing-hooks.js';
 
-export type { Serve, Tracing, TracingOptions } from './tracing-hooks.js';
+export type { Serve, Tracing, TracingOptions, TracingSettings } from './tracing-hooks.js';
 
 /**
  * Starts the OpenTelemetry SDK where the settings turn tracing on. The SDK

@@ -7,7 +7,7 @@ export interface GraphqlMetricsOptions {
 
 /**
  * Times parse, validate and execute, and counts the errors of every answer
- * Yoga writes by their code. Hand-written envelop hooks rather than
+ * Yoga writes by their code, and the answers the gateway or the upstream failed. Hand-written envelop hooks rather than
  * @graphql-yoga/plugin-prometheus: that plugin labels by operation name (a
  * client's choice) and URL by default, and builds a label set per observation.
  */
@@ -27,9 +27,12 @@ export function useGraphqlMetrics({ metrics }: GraphqlMetricsOptions): Plugin {
     },
     onResultProcess({ result }) {
       if (isAsyncIterable(result)) return;
+      let failed = false;
       for (const one of Array.isArray(result) ? result : [result]) {
-        for (const error of one.errors ?? []) metrics.graphqlError(error.extensions?.code);
+        for (const error of one.errors ?? []) failed = metrics.graphqlError(error.extensions?.code) || failed;
       }
+      // Once per HTTP request, however many operations and errors it holds: the availability SLO counts requests.
+      if (failed) metrics.graphqlAnswerFailed();
     },
   };
 }

@@ -48,6 +48,11 @@ export class LiveSettings {
     };
   }
 
+  /** Whether anyone may call the gateway now, with no credential (ALLOW_ANONYMOUS as last read). */
+  get allowsAnonymous(): boolean {
+    return this.#settings.allowAnonymous;
+  }
+
   /** Puts `settings` in effect for the requests that arrive from now on; true where the trusted documents changed. */
   replace(settings: ReloadableSettings): boolean {
     // A verifier for the same settings is kept, and with it the JWKS keys it has fetched.

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
+import { ALL_TAG } from '../../upstream/cache-tags.js';
 import { entryBytes, entryKey, ownedBytes } from '../../upstream/cache-entry.js';
 import { systemClock, type Clock } from '../../upstream/resilience/clock.js';
 import { isBatchBody } from '../graphql/batch-body.js';
@@ -7,10 +8,16 @@ import { isBatchBody } from '../graphql/batch-body.js';
 export interface SerializedAnswer {
   contentType: string;
   body: Buffer;
+  /** What its data is about (upstream/cache-tags.ts), separated by spaces: a purge of any of them drops it. */
+  tags: string;
+  /** Epoch ms until which its data is fresh. */
+  freshUntil: number;
+  /** A GET's: the validator HTTP caches revalidate it by. */
+  etag: string | undefined;
 }
 
 export interface ResponseCacheOptions {
-  /** Upper bound, counted in bytes held: each answer's body and its entry's (cache-entry.ts). */
+  /** Upper bound, counted in bytes held: answers, keys and bookkeeping. */
   maxBytes: number;
   /** No answer is reused for longer than this, whatever its data says. */
   maxTtlMs: number;
@@ -32,9 +39,20 @@ export const MAX_ENTRY_SHARE = 1 / 64;
 
 /**
  * Longest request whose answer is kept, in bytes of URL, Content-Type and
- * body, far above dashboards' requests: it bounds what a key costs to compute.
+ * body, far above dashboards' requests: it bounds what a key costs to compute,
+ * and what the parts kept in a key as they are (a POST's URL, the
+ * Content-Type) can add to the cache.
  */
 export const MAX_KEY_LENGTH = 8_192;
+
+/**
+ * What an entry counts: its body's bytes, its tags and ETag (ASCII, which V8
+ * holds at a byte a character) and what every entry holds besides
+ * (cache-entry.ts).
+ */
+function answerBytes(answer: SerializedAnswer): number {
+  return entryBytes(answer.body) + answer.tags.length + (answer.etag?.length ?? 0);
+}
 
 /**
  * Serialized answers to GraphQL requests, reused byte for byte when the same
@@ -45,9 +63,9 @@ export const MAX_KEY_LENGTH = 8_192;
  * The key is the request exactly as sent (method, target, Accept,
  * Content-Type, body; see keyOf), so telling two requests apart costs a
  * digest of their bytes, a map lookup and no parsing; the same operation
- * written differently is merely another entry. Each entry counts its body's
- * bytes and what every entry holds besides (cache-entry.ts): a small answer
- * holds several times its own bytes.
+ * written differently is merely another entry. Each entry counts its bytes
+ * and what every entry holds besides (answerBytes): a small answer holds
+ * several times its own bytes.
  */
 export class ResponseCache {
   readonly #answers: LRUCache<string, SerializedAnswer>;
@@ -55,6 +73,8 @@ export class ResponseCache {
   readonly #clock: Clock;
   /** Counts clear()s: each key starts with it, so that an answer begun before a clear, kept after it, is never found. */
   #generation = 0;
+  /** Counts purges: an answer whose execution began before one is not kept (its data may be what the purge dropped). */
+  #purges = 0;
 
   constructor(options: ResponseCacheOptions) {
     this.#maxTtlMs = options.maxTtlMs;
@@ -62,11 +82,12 @@ export class ResponseCache {
     this.#answers = new LRUCache<string, SerializedAnswer>({
       maxSize: options.maxBytes,
       maxEntrySize: Math.floor(options.maxBytes * MAX_ENTRY_SHARE),
-      sizeCalculation: (answer) => entryBytes(answer.body),
+      sizeCalculation: answerBytes,
       ttl: options.maxTtlMs,
-      // A clock reading per check instead of lru-cache's 1 ms timer per access (see the search cache in upstream/search-windows.ts).
+      // A clock reading per check instead of lru-cache's 1 ms timer per access (see the search cache in upstream/window-cache.ts).
       ttlResolution: 0,
-      ...(options.clock ? { perf: { now: options.clock } } : {}),
+      // The clock freshUntil is on, which never steps back.
+      perf: { now: this.#clock },
     });
   }
 
@@ -103,18 +124,51 @@ export class ResponseCache {
     this.#answers.clear();
   }
 
+  /** How many purges this cache has seen: read before an execution, and handed to set() with its answer. */
+  get purges(): number {
+    return this.#purges;
+  }
+
   /**
-   * Keeps `answer` until `freshUntil` (epoch ms), the moment its data goes
+   * Keeps `answer` until `freshUntil` (on the clock), the moment its data goes
    * stale, or the maximum TTL, unless it would take more than its share of
-   * the cache (MAX_ENTRY_SHARE). A body that is a view of a larger buffer (Node
+   * the cache (MAX_ENTRY_SHARE), or a purge came since its execution began
+   * (`purgesBefore`, read then from `purges`). A body that is a view of a larger buffer (Node
    * serves small Buffers from an 8 KiB pool) is kept as a copy of its own, so
    * that the bytes counted are the bytes held.
    */
-  set(key: string, answer: SerializedAnswer, freshUntil: number): void {
-    const ttl = Math.min(freshUntil - this.#clock(), this.#maxTtlMs);
-    if (ttl < 1) return;
-    this.#answers.set(key, { contentType: answer.contentType, body: ownedBytes(answer.body) }, { ttl: Math.floor(ttl) });
+  set(key: string, answer: SerializedAnswer, purgesBefore: number): void {
+    const ttl = Math.min(answer.freshUntil - this.#clock(), this.#maxTtlMs);
+    if (ttl < 1 || purgesBefore !== this.#purges) return;
+    this.#answers.set(key, { ...answer, body: ownedBytes(answer.body) }, { ttl: Math.floor(ttl) });
   }
+
+  /**
+   * Drops every answer whose data carries `tag`, and keeps any answer being
+   * made now from being kept (see set()); returns how many went. A walk over
+   * the answers held, made once per purge: no request pays for it.
+   */
+  purge(tag: string): number {
+    this.#purges += 1;
+    if (tag === ALL_TAG) {
+      const count = this.#answers.size;
+      this.#answers.clear();
+      return count;
+    }
+    const dropped: string[] = [];
+    for (const [key, answer] of this.#answers.entries()) if (holdsTag(answer.tags, tag)) dropped.push(key);
+    for (const key of dropped) this.#answers.delete(key);
+    return dropped.length;
+  }
+}
+
+/** Whether the space-separated `tags` hold `tag` whole. */
+function holdsTag(tags: string, tag: string): boolean {
+  for (let at = tags.indexOf(tag); at !== -1; at = tags.indexOf(tag, at + 1)) {
+    const end = at + tag.length;
+    if ((at === 0 || tags[at - 1] === ' ') && (end === tags.length || tags[end] === ' ')) return true;
+  }
+  return false;
 }
 
 /**

@@ -42,7 +42,12 @@ export function startLoad(
           dispatcher: agent,
         });
         const text = await response.body.text();
-        const body = JSON.parse(text) as { data?: { searchCompanies?: { totalCount?: number } }; errors?: unknown };
+        let body: { data?: { searchCompanies?: { totalCount?: number } }; errors?: unknown } = {};
+        try {
+          body = JSON.parse(text) as typeof body;
+        } catch {
+          // Not JSON (a balancer's own error page): the status and the text tell what answered.
+        }
         if (response.statusCode !== 200 || body.errors !== undefined || typeof body.data?.searchCompanies?.totalCount !== 'number') {
           failures.push(`${response.statusCode} ${text.slice(0, 300)}`);
         }

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiKeyMatcher, hashApiKey, matchApiKey, parseApiKeys } from '../../../src/gateway/access/api-keys.js';
+import { ApiKeyMatcher, hashApiKey, parseApiKeys } from '../../../src/gateway/access/api-keys.js';
 import { clientAddress, networkOf } from '../../../src/gateway/access/client-address.js';
 import { RateLimiter } from '../../../src/gateway/limits/rate-limiter.js';
 import { send, type HttpAnswer } from '../../support/http.js';
@@ -99,7 +99,9 @@ describe('JWT bearer tokens with a shared secret', () => {
   beforeAll(async () => {
     stack = await startStack({
       gateway: {
-        jwt: { issuer: ISSUER, audience: AUDIENCE, key: { secret: SECRET } },
+        jwtIssuer: ISSUER,
+        jwtAudience: AUDIENCE,
+        jwtSecret: SECRET,
         apiKeys: [{ id: 'web', sha256: hashApiKey(WEB_KEY) }],
         allowAnonymous: false,
         rateLimitPerMinute: 0,
@@ -186,7 +188,7 @@ describe('JWT bearer tokens checked against a JWKS URL', () => {
     await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
     const jwksUrl = new URL(`http://127.0.0.1:${(jwks.address() as AddressInfo).port}/.well-known/jwks.json`);
     stack = await startStack({
-      gateway: { jwt: { issuer: ISSUER, audience: AUDIENCE, key: { jwksUrl } }, allowAnonymous: false, rateLimitPerMinute: 0 },
+      gateway: { jwtIssuer: ISSUER, jwtAudience: AUDIENCE, jwtJwksUrl: jwksUrl, allowAnonymous: false, rateLimitPerMinute: 0 },
     });
   });
   afterAll(async () => {
@@ -277,7 +279,7 @@ describe('JWT bearer tokens against a JWKS of several keys, or none to be had', 
 
   const startWith = async (jwksUrl: URL) => {
     const stack = await startStack({
-      gateway: { jwt: { issuer: ISSUER, audience: AUDIENCE, key: { jwksUrl } }, allowAnonymous: false, rateLimitPerMinute: 0 },
+      gateway: { jwtIssuer: ISSUER, jwtAudience: AUDIENCE, jwtJwksUrl: jwksUrl, allowAnonymous: false, rateLimitPerMinute: 0 },
     });
     stacks.push(stack);
     return stack;
@@ -409,10 +411,27 @@ describe('access pieces', () => {
   });
 
   it('matches a key by its hash', () => {
-    const keys = [{ id: 'web', sha256: hashApiKey(WEB_KEY) }];
-    expect(matchApiKey(keys, WEB_KEY)).toBe('web');
-    expect(matchApiKey(keys, MOBILE_KEY)).toBeUndefined();
-    expect(matchApiKey(keys, '')).toBeUndefined();
+    const matcher = new ApiKeyMatcher([{ id: 'web', sha256: hashApiKey(WEB_KEY) }]);
+    expect(matcher.match(WEB_KEY)).toBe('web');
+    expect(matcher.match(MOBILE_KEY)).toBeUndefined();
+    expect(matcher.match('')).toBeUndefined();
+  });
+
+  it('looks a key up without going through the configured keys: a wrong key costs the same with thousands', () => {
+    const configured = Array.from({ length: 10_000 }, (_, index) => ({ id: `client-${index}`, sha256: hashApiKey(`key-${index}`) }));
+    // Counts the configured keys read, by index or by iteration, once the matcher is made.
+    let reads = 0;
+    const counted = new Proxy(configured, {
+      get(target, property, receiver) {
+        if (typeof property === 'string' && /^\d+$/.test(property)) reads += 1;
+        return Reflect.get(target, property, receiver);
+      },
+    });
+    const matcher = new ApiKeyMatcher(counted);
+    reads = 0;
+    for (let guess = 0; guess < 100; guess++) expect(matcher.match(`${WEB_KEY}${guess}`)).toBeUndefined();
+    expect(matcher.match('key-9999')).toBe('client-9999');
+    expect(reads).toBe(0);
   });
 
   it('remembers only keys that matched, at most one entry per configured key, whatever clients send', () => {

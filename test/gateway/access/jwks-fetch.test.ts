@@ -45,10 +45,11 @@ afterEach(async () => {
 async function start(): Promise<Stack> {
   fetches = 0;
   stack = await startStack({
-    gateway: { jwt: { issuer: ISSUER, audience: AUDIENCE, key: { jwksUrl } }, allowAnonymous: false, rateLimitPerMinute: 0 },
+    gateway: { jwtIssuer: ISSUER, jwtAudience: AUDIENCE, jwtJwksUrl: jwksUrl, allowAnonymous: false, rateLimitPerMinute: 0 },
   });
-  // Date alone stands still (and moves when the test says): the backoff reads it, timers and sockets do not.
-  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+  // The clocks alone stand still (and move when the test says): the backoff reads performance.now() (systemClock) and
+  // jose reads Date; timers and sockets read neither.
+  vi.useFakeTimers({ toFake: ['Date', 'performance'], now: Date.now() });
   return stack;
 }
 

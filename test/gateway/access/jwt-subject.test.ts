@@ -10,7 +10,7 @@ const AUDIENCE = 'company-search';
 let stack: Stack;
 beforeAll(async () => {
   stack = await startStack({
-    gateway: { jwt: { issuer: ISSUER, audience: AUDIENCE, key: { secret: SECRET } }, allowAnonymous: false, rateLimitPerMinute: 0 },
+    gateway: { jwtIssuer: ISSUER, jwtAudience: AUDIENCE, jwtSecret: SECRET, allowAnonymous: false, rateLimitPerMinute: 0 },
   });
 });
 afterAll(() => stack.close());

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readConfig } from '../../../src/gateway/config/gateway-config.js';
 import { bufferedDestination, createLogger } from '../../../src/gateway/logger.js';
+import { optionsOf } from '../../../src/gateway/options-from-settings.js';
 import { startGateway, type RunningGateway } from '../../../src/gateway/server.js';
 import { collectGarbage, serveParent } from '../../harness/serve-parent.js';
 
@@ -43,7 +44,7 @@ serveParent(
     async startGateway(params) {
       const upstream = params as { url: string; clientId: string; clientSecret: string };
       const config = { ...readConfig({}), port: 0, rateLimitPerMinute: 0 };
-      gateway = await startGateway(config, { ...upstream, url: new URL(upstream.url) }, logger);
+      gateway = await startGateway({ ...optionsOf(config).gateway, target: { ...upstream, url: new URL(upstream.url) }, logger });
       return gateway.url;
     },
     heapAfterGc,

@@ -47,6 +47,7 @@ const BAD_VALUES: Record<string, BadValue> = {
   TOKEN_REFUSED_COOLDOWN_MS: NUMBER,
   UPSTREAM_MAX_CALLS_PER_MINUTE: NUMBER,
   REDIS_URL: { value: 'http://redis.internal:6379' },
+  REDIS_SENTINEL_PASSWORD: { value: 'sentinel-pass', with: { REDIS_URL: 'redis://redis.internal:6379' } },
   REDIS_KEY_PREFIX: { value: 'my prefix' },
   REDIS_COMMAND_TIMEOUT_MS: NUMBER,
   UPSTREAM_TOKEN_DEFAULT_LIFETIME_MS: NUMBER,
@@ -57,6 +58,7 @@ const BAD_VALUES: Record<string, BadValue> = {
   CACHE_STALE_IF_ERROR_MS: NUMBER,
   CACHE_MAX_BYTES: NUMBER,
   RESPONSE_CACHE: { value: 'yes' },
+  CDN_TAG_HEADER: { value: 'cache-tag' },
   NODE_ENV: { value: 'prod' },
   GATEWAY_API_KEYS: { value: KEY },
   JWT_JWKS_URL: { value: 'ftp://auth.example.com/jwks', with: JWT },
@@ -95,6 +97,9 @@ const BAD_VALUES: Record<string, BadValue> = {
   METRICS_PORT: NUMBER,
   METRICS_HOST: { value: 'metrics host' },
   SHUTDOWN_DRAIN_DELAY_MS: NUMBER,
+  ADMIN_PORT: NUMBER,
+  ADMIN_HOST: { value: 'admin host' },
+  ADMIN_TOKEN: { value: 'short', with: { ADMIN_PORT: '9465' } },
 };
 
 /** Whether the setting is one way of deciding who may call the gateway, which production requires. */

@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { describeConfig, readConfig } from '../../../src/gateway/config/gateway-config.js';
+import { ConfigError, describeConfig, readConfig, readSettings } from '../../../src/gateway/config/gateway-config.js';
 import { SETTING_GROUPS } from '../../../src/gateway/config/settings.js';
+import { optionsOf } from '../../../src/gateway/options-from-settings.js';
 import { configurationReference } from '../../../scripts/configuration-reference.js';
 import { problemsOf } from '../../support/config-problems.js';
 
@@ -130,7 +131,7 @@ describe('readConfig', () => {
     expect(config).toMatchObject({
       host: '127.0.0.1',
       port: 4000,
-      upstream: undefined,
+      upstreamUrl: undefined,
       upstreamPageParam: undefined,
       cacheTtlMs: 300_000,
       cacheStaleWhileRevalidateMs: 60_000,
@@ -139,6 +140,7 @@ describe('readConfig', () => {
       searchMaxQueryLength: 200,
       logLevel: 'info',
     });
+    expect(optionsOf(config).upstreamTarget).toBeUndefined();
   });
 
   it('reads a real upstream with its credentials and page parameter', () => {
@@ -150,7 +152,7 @@ describe('readConfig', () => {
       PORT: '8080',
       CACHE_TTL_MS: '1000',
     });
-    expect(config.upstream).toEqual({
+    expect(optionsOf(config).upstreamTarget).toEqual({
       url: new URL('https://lookup.example.com/api'),
       clientId: 'gateway',
       clientSecret: 's3cret',
@@ -169,6 +171,44 @@ describe('readConfig', () => {
     expect(problemsOf({ PORT: '9464', METRICS_PORT: '9464' })).toEqual([
       'METRICS_PORT (9464) must differ from PORT: metrics are never served on the public port',
     ]);
+  });
+
+  it('reads the admin server: none unless ADMIN_PORT is set, then only with a long ADMIN_TOKEN and on a port of its own', () => {
+    const token = 't'.repeat(32);
+    expect(readConfig({})).toMatchObject({ adminPort: undefined, adminHost: '127.0.0.1', adminToken: undefined });
+    expect(readConfig({ ADMIN_PORT: '9465', ADMIN_HOST: '10.0.0.5', ADMIN_TOKEN: token })).toMatchObject({
+      adminPort: 9465,
+      adminHost: '10.0.0.5',
+      adminToken: token,
+    });
+    expect(problemsOf({ ADMIN_PORT: '9465' })).toEqual(['ADMIN_PORT needs ADMIN_TOKEN, the bearer token admin requests must carry']);
+    expect(problemsOf({ ADMIN_TOKEN: token })).toEqual(['ADMIN_TOKEN is set but ADMIN_PORT is not; set ADMIN_PORT to serve purges']);
+    expect(problemsOf({ ADMIN_PORT: '9465', ADMIN_TOKEN: `${token.slice(1)}` })).toEqual([
+      'ADMIN_TOKEN must be at least 32 characters long',
+    ]);
+    for (const unsendable of [`${token} two`, `${token}é`]) {
+      expect(problemsOf({ ADMIN_PORT: '9465', ADMIN_TOKEN: unsendable })).toEqual([
+        'ADMIN_TOKEN must be visible ASCII characters with no space, as a bearer token is sent (openssl rand -base64 32 makes one)',
+      ]);
+    }
+    expect(problemsOf({ PORT: '9465', METRICS_PORT: '9464', ADMIN_PORT: '9465', ADMIN_TOKEN: token })).toEqual([
+      'ADMIN_PORT (9465) must differ from PORT: purges are never served on the public port',
+    ]);
+    expect(problemsOf({ METRICS_PORT: '9464', ADMIN_PORT: '9464', ADMIN_TOKEN: token })).toEqual([
+      'ADMIN_PORT (9464) must differ from METRICS_PORT',
+    ]);
+    expect(readConfig({ PORT: '0', ADMIN_PORT: '0', ADMIN_TOKEN: token })).toMatchObject({ adminPort: 0 });
+  });
+
+  it('reads a few settings alone for a tool, as the gateway reads them, whatever the others say', () => {
+    const env = { ADMIN_PORT: '9465', ADMIN_TOKEN: 't'.repeat(32), PORT: 'not a port', NODE_ENV: 'production' };
+    expect(readSettings(['adminHost', 'adminPort', 'adminToken'], env)).toEqual({
+      adminHost: '127.0.0.1',
+      adminPort: 9465,
+      adminToken: 't'.repeat(32),
+    });
+    expect(() => readSettings(['adminPort'], { ADMIN_PORT: 'ninety' })).toThrow(ConfigError);
+    expect(() => readSettings(['adminPort'], { ADMIN_PORT: 'ninety' })).toThrow('ADMIN_PORT must be a whole number from 0 to 65535');
   });
 
   it('names every bad value in one error', () => {
@@ -243,7 +283,7 @@ describe('describeConfig', () => {
   it('prints every setting by the name the configuration gives it, and nothing else', () => {
     const config = readConfig({});
     const printed = describeConfig(config);
-    expect(Object.keys(printed)).toEqual(Object.keys(config).filter((key) => !['production', 'upstream', 'jwt', 'tracing'].includes(key)));
+    expect(Object.keys(printed)).toEqual(Object.keys(config));
     expect(printed).toMatchObject({ host: '127.0.0.1', port: 4000, nodeEnv: 'development', corsAllowedOrigins: [], apiKeys: [] });
   });
 

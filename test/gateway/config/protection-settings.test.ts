@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../../src/gateway/access/api-keys.js';
 import { readConfig } from '../../../src/gateway/config/gateway-config.js';
+import { optionsOf } from '../../../src/gateway/options-from-settings.js';
 import { problemsOf } from '../../support/config-problems.js';
 
 const KEY = 'k'.repeat(40);
@@ -8,8 +9,9 @@ const JWT = { JWT_ISSUER: 'https://auth.example.com/', JWT_AUDIENCE: 'company-se
 
 describe('protection settings', () => {
   it('defaults to development: GraphiQL, introspection and anonymous access on, every limit at its default', () => {
-    expect(readConfig({})).toMatchObject({
-      production: false,
+    const config = readConfig({});
+    expect(config).toMatchObject({
+      nodeEnv: 'development',
       graphiql: true,
       introspection: true,
       maxBodyBytes: 102_400,
@@ -25,7 +27,6 @@ describe('protection settings', () => {
       batchingLimit: 0,
       corsAllowedOrigins: [],
       apiKeys: [],
-      jwt: undefined,
       allowAnonymous: true,
       rateLimitPerMinute: 600,
       rateLimitBurst: 100,
@@ -34,6 +35,7 @@ describe('protection settings', () => {
       trustedDocuments: undefined,
       allowArbitraryOperations: true,
     });
+    expect(optionsOf(config).gateway).toMatchObject({ graphql: { production: false }, access: { jwt: undefined } });
   });
 
   it('takes MAX_RESPONSE_BYTES from 16 KiB to 64 MiB', () => {
@@ -51,18 +53,15 @@ describe('protection settings', () => {
     expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
       'NODE_ENV=production needs client access decided: set GATEWAY_API_KEYS, or JWT_ISSUER/JWT_AUDIENCE with JWT_JWKS_URL or JWT_SECRET, or ALLOW_ANONYMOUS=true to serve anyone',
     ]);
-    expect(readConfig({ NODE_ENV: 'production', ALLOW_ANONYMOUS: 'true' })).toMatchObject({
-      production: true,
-      graphiql: false,
-      introspection: false,
-      allowAnonymous: true,
+    expect(optionsOf(readConfig({ NODE_ENV: 'production', ALLOW_ANONYMOUS: 'true' })).gateway).toMatchObject({
+      graphql: { production: true, graphiql: false, introspection: false },
+      access: { allowAnonymous: true },
     });
-    expect(readConfig({ NODE_ENV: 'production', GATEWAY_API_KEYS: `app:${KEY}`, GRAPHIQL: 'true', INTROSPECTION: 'true' })).toMatchObject({
-      production: true,
-      graphiql: true,
-      introspection: true,
-      allowAnonymous: false,
-      apiKeys: [{ id: 'app', sha256: hashApiKey(KEY) }],
+    expect(
+      optionsOf(readConfig({ NODE_ENV: 'production', GATEWAY_API_KEYS: `app:${KEY}`, GRAPHIQL: 'true', INTROSPECTION: 'true' })).gateway,
+    ).toMatchObject({
+      graphql: { production: true, graphiql: true, introspection: true },
+      access: { allowAnonymous: false, apiKeys: [{ id: 'app', sha256: hashApiKey(KEY) }] },
     });
   });
 
@@ -76,12 +75,12 @@ describe('protection settings', () => {
   });
 
   it('reads JWT settings with a JWKS URL or a shared secret, never echoing the secret', () => {
-    expect(readConfig({ ...JWT, JWT_JWKS_URL: 'https://auth.example.com/.well-known/jwks.json' }).jwt).toEqual({
+    expect(optionsOf(readConfig({ ...JWT, JWT_JWKS_URL: 'https://auth.example.com/.well-known/jwks.json' })).gateway.access.jwt).toEqual({
       issuer: 'https://auth.example.com/',
       audience: 'company-search',
       key: { jwksUrl: new URL('https://auth.example.com/.well-known/jwks.json') },
     });
-    expect(readConfig({ ...JWT, JWT_JWKS_URL: 'http://localhost:8080/jwks' }).jwt?.key).toEqual({
+    expect(optionsOf(readConfig({ ...JWT, JWT_JWKS_URL: 'http://localhost:8080/jwks' })).gateway.access.jwt?.key).toEqual({
       jwksUrl: new URL('http://localhost:8080/jwks'),
     });
     expect(problemsOf({ JWT_SECRET: 'short-secret' })).toEqual([

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeConfig, MAX_SECRET_FILE_BYTES, readConfig } from '../../../src/gateway/config/gateway-config.js';
 import { SETTING_GROUPS } from '../../../src/gateway/config/settings.js';
+import { REDIS_URL_FORMS } from '../../../src/shared-state/redis-target.js';
 import { problemsOf } from '../../support/config-problems.js';
 import { startStack } from '../../support/stack.js';
 
@@ -31,6 +32,8 @@ const SECRETS: Record<string, { value: string; with: Record<string, string> }> =
   GATEWAY_API_KEYS: { value: `web:${API_KEY}`, with: {} },
   JWT_SECRET: { value: JWT_SECRET, with: { JWT_ISSUER: 'https://auth.example.com/', JWT_AUDIENCE: 'company-search' } },
   REDIS_URL: { value: 'redis://gateway:redis-password-0123@redis.internal:6379/0', with: {} },
+  REDIS_SENTINEL_PASSWORD: { value: 'sentinel-password-0123', with: { REDIS_URL: 'redis-sentinel://sentinel.internal/mymaster' } },
+  ADMIN_TOKEN: { value: 'admin-token-0123456789abcdef0123456789', with: { ADMIN_PORT: '9465' } },
 };
 
 describe('a secret from a file', () => {
@@ -47,7 +50,9 @@ describe('a secret from a file', () => {
     expect(readConfig({ ...companions, [`${name}_FILE`]: secretFile(`${value}\r\n`) })).toEqual(fromValue);
     expect(readConfig({ ...companions, [`${name}_FILE`]: secretFile(value) })).toEqual(fromValue);
     const printed = JSON.stringify(describeConfig(readConfig({ ...companions, [`${name}_FILE`]: secretFile(value) })));
-    for (const secret of ['client-secret-0123456789', API_KEY, JWT_SECRET, 'redis-password-0123']) expect(printed).not.toContain(secret);
+    for (const secret of ['client-secret-0123456789', API_KEY, JWT_SECRET, 'redis-password-0123', 'sentinel-password-0123']) {
+      expect(printed).not.toContain(secret);
+    }
   });
 
   it('keeps all but the final newline: what else the file holds is the secret', () => {
@@ -126,7 +131,7 @@ describe('a secret from a file', () => {
     expect(problems).toEqual([
       'GATEWAY_API_KEYS entry 2 must be id:key: a name for the client (used in logs and rate limits), a colon, then the key, such as web:<the output of openssl rand -hex 32>',
       'JWT_SECRET must be at least 32 characters long',
-      'REDIS_URL must be a redis:// or rediss:// URL with a host, such as redis://gateway:password@redis.internal:6379/0',
+      `REDIS_URL must be one of ${REDIS_URL_FORMS}`,
     ]);
     expect(problems.join('\n')).not.toMatch(/api-key-|redis-password|short/);
   });

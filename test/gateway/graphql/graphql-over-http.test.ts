@@ -8,9 +8,9 @@ let production: Stack;
 
 beforeAll(async () => {
   // Every setting as NODE_ENV=production makes it, on a port of its own.
-  const { upstream: _upstream, port: _port, host: _host, ...settings } = readConfig({ NODE_ENV: 'production', ALLOW_ANONYMOUS: 'true' });
+  const { port: _port, host: _host, ...settings } = readConfig({ NODE_ENV: 'production', ALLOW_ANONYMOUS: 'true' });
   [stack, production] = await Promise.all([startStack(), startStack({ gateway: { ...settings, logLevel: 'debug' } })]);
-  expect(settings).toMatchObject({ production: true, graphiql: false, introspection: false, allowAnonymous: true });
+  expect(settings).toMatchObject({ nodeEnv: 'production', graphiql: false, introspection: false, allowAnonymous: true });
 });
 afterAll(() => Promise.all([stack.close(), production.close()]));
 

@@ -7,7 +7,7 @@ const MARKER = 'do-not-echo-7f3a';
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ gateway: { rateLimitPerMinute: 0, production: true, allowAnonymous: true } });
+  stack = await startStack({ gateway: { rateLimitPerMinute: 0, nodeEnv: 'production', allowAnonymous: true } });
 });
 afterAll(() => stack.close());
 

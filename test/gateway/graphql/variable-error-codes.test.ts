@@ -64,3 +64,101 @@ describe('a variable that cannot be coerced', () => {
     expect(errors[0]!.extensions).toEqual({ code: 'BAD_USER_INPUT', variable: 'size', requestId: expect.any(String) });
   });
 });
+
+/**
+ * A variable with a default may stand where a value is required; sent `null`, it is refused only during execution, as a
+ * field error. Review of issue 35: graphql-js's error came without a code, beside `data`, where the plugin never looked.
+ */
+describe('a variable given null where an argument needs a value', () => {
+  interface Case {
+    case: string;
+    query: string;
+    argument: string;
+    type: string;
+    path?: string[];
+    data: unknown;
+    /** Upstream searches made by both requests: a field whose own arguments are refused makes none. */
+    searches?: number;
+  }
+  it.each<Case>([
+    {
+      case: 'a directive of a root field',
+      query: 'query($v: Boolean = true) { a: __typename @include(if: $v) }',
+      argument: 'if',
+      type: 'Boolean!',
+      data: null,
+    },
+    {
+      case: 'a directive of a fragment spread',
+      query: 'query($v: Boolean = true) { ...F @skip(if: $v) } fragment F on Query { __typename }',
+      argument: 'if',
+      type: 'Boolean!',
+      data: null,
+    },
+    {
+      case: 'a directive of a field below the root, once the root field has run',
+      query: 'query($v: Boolean = true) { searchCompanies(q: "acme", jurisdiction: "GB") { totalCount @include(if: $v) } }',
+      argument: 'if',
+      type: 'Boolean!',
+      path: ['searchCompanies'],
+      data: null,
+      // The second request finds the window cached.
+      searches: 1,
+    },
+    {
+      case: "a non-null field's argument",
+      query: 'query($v: String = "acme") { searchCompanies(q: $v, jurisdiction: "GB") { totalCount } }',
+      argument: 'q',
+      type: 'String!',
+      path: ['searchCompanies'],
+      data: null,
+    },
+    {
+      case: "a nullable field's argument, beside the others' data",
+      query: 'query($v: String = "1") { a: __typename company(companyNumber: $v, jurisdiction: "GB") { name } }',
+      argument: 'companyNumber',
+      type: 'String!',
+      path: ['company'],
+      data: { a: 'Query', company: null },
+    },
+    {
+      case: "node's id",
+      query: 'query($v: ID = "x") { node(id: $v) { id } }',
+      argument: 'id',
+      type: 'ID!',
+      path: ['node'],
+      data: { node: null },
+    },
+    {
+      case: "an introspection field's argument",
+      query: 'query($v: String = "Query") { __type(name: $v) { name } }',
+      argument: 'name',
+      type: 'String!',
+      path: ['__type'],
+      data: { __type: null },
+    },
+  ])('is BAD_USER_INPUT naming the argument and the variable: $case', async ({ query, argument, type, path, data, searches = 0 }) => {
+    const before = stack.lookup.counters.searchRequests;
+    for (const accept of ['application/graphql-response+json', 'application/json']) {
+      const { status, text } = await stack.post({ query, variables: { v: null } }, { accept });
+      expect([status, JSON.parse(text)]).toEqual([
+        200,
+        {
+          errors: [
+            {
+              message: `Argument "${argument}" of non-null type "${type}" must not be null.`,
+              // At the variable's use: its last mention in the one-line query.
+              locations: [{ line: 1, column: query.lastIndexOf('$v') + 1 }],
+              ...(path && { path }),
+              extensions: { code: 'BAD_USER_INPUT', argument, variable: 'v', requestId: expect.any(String) },
+            },
+          ],
+          data,
+        },
+      ]);
+      // graphql-js writes errors before data.
+      expect(Object.keys(JSON.parse(text))).toEqual(['errors', 'data']);
+    }
+    expect(stack.lookup.counters.searchRequests - before).toBe(searches);
+  });
+});

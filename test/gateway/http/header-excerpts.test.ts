@@ -20,7 +20,7 @@ let stack: Stack;
 
 beforeAll(async () => {
   stack = await startStack({
-    gateway: { rateLimitPerMinute: 0, production: true, allowAnonymous: true, corsAllowedOrigins: ['https://app.example'] },
+    gateway: { rateLimitPerMinute: 0, nodeEnv: 'production', allowAnonymous: true, corsAllowedOrigins: ['https://app.example'] },
   });
 });
 afterAll(() => stack.close());

@@ -26,7 +26,7 @@ afterEach(async () => {
   sockets = [];
 });
 
-async function open(gateway: Partial<Omit<GatewayConfig, 'upstream'>>): Promise<Stack> {
+async function open(gateway: Partial<GatewayConfig>): Promise<Stack> {
   const stack = await startStack({ gateway });
   stacks.push(stack);
   return stack;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectionsCheckingIntervalFor, MAX_CONNECTIONS_CHECK_INTERVAL_MS } from '../../../src/gateway/server.js';
+import { connectionsCheckingIntervalFor, MAX_CONNECTIONS_CHECK_INTERVAL_MS } from '../../../src/gateway/http/http-server.js';
 import { finalResponse, openConnection } from '../../support/raw-connection.js';
 import { SAFETY_MS, within } from '../../support/within.js';
 import { startStack, type Stack } from '../../support/stack.js';

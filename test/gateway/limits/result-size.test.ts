@@ -5,9 +5,11 @@
  * aliases of one full page (one upstream search) answered 993 KB for 50–70 ms
  * of CPU, and RATE_LIMIT_BURST let one client send 100 of them at once.
  */
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resultSize } from '../../../src/gateway/limits/result-size.js';
+import { fixtureCompanies } from '../../../src/lookup-service/index.js';
 import { schema } from '../../../src/schema/index.js';
 import { MAX_PREVIOUS_NAMES } from '../../../src/upstream/search-response.js';
 import { DashboardSearchDocument, SearchCompaniesDocument } from '../../generated/graphql.js';
@@ -23,6 +25,38 @@ function fullPagesUnderAliases(): string {
   const alias = (k: number) =>
     `a${k}: searchCompanies(q: "holdings", jurisdiction: "GB", pageSize: 50) { edges { cursor node { ...F } } nodes { ...F } }`;
   return `{ ${Array.from({ length: 15 }, (_, k) => alias(k)).join('\n')} }\n${COMPANY}`;
+}
+
+/** The fields of an answer's data, as MAX_RESULT_FIELDS counts them: every key once, and a list's entries each with their own. */
+function fieldCount(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((sum: number, entry) => sum + fieldCount(entry), 0);
+  if (value === null || typeof value !== 'object') return 0;
+  return Object.values(value).reduce((sum: number, field) => sum + 1 + fieldCount(field), 0);
+}
+
+/**
+ * The fields of the largest answer `document` can have: run on a stack whose
+ * every company has every field and MAX_PREVIOUS_NAMES previous names, its
+ * answer is as large as the count made before it runs. Counted from a real
+ * answer, so that a field added to the operation changes it with no change here.
+ */
+async function largestAnswerFields<TData, TVariables>(document: TypedDocumentNode<TData, TVariables>, variables: TVariables) {
+  const full = await startStack({ gateway: { rateLimitPerMinute: 0, maxResultFields: Number.MAX_SAFE_INTEGER } });
+  try {
+    const complete = fixtureCompanies.withPreviousNames;
+    full.lookup.knobs.mapResults = (results) =>
+      results.map(({ name, companyNumber }) => ({
+        ...complete,
+        name,
+        companyNumber,
+        previousNames: Array.from({ length: MAX_PREVIOUS_NAMES }, (_, i) => complete.previousNames[i % complete.previousNames.length]!),
+      }));
+    const { body } = await full.execute(document, variables);
+    expect(body.errors).toBeUndefined();
+    return fieldCount(body.data);
+  } finally {
+    await full.close();
+  }
 }
 
 let stack: Stack;
@@ -41,6 +75,8 @@ describe('MAX_RESULT_FIELDS', () => {
     const { status, text } = await stack.post({ query: fullPagesUnderAliases() });
     expect(status).toBe(400);
     const [error] = JSON.parse(text).errors;
+    // Counted from this document alone: F holds 83 fields (8, address 1 + 10, previousNames 1 + 20 × 3, avatar 1 + 2); an
+    // alias 1 + edges (1 + 50 × (cursor + node + 83)) + nodes (1 + 50 × 83) = 8,403; and 15 aliases 126,045.
     expect(error.extensions).toEqual({
       requestId: expect.any(String),
       code: 'OPERATION_TOO_COMPLEX',
@@ -63,10 +99,11 @@ describe('MAX_RESULT_FIELDS', () => {
   });
 
   it('counts a page size given by a variable at its value, or its default, per request', async () => {
-    // The card counts 8 fields plus 85 a result: 433 at a page of 5, 4,261 at 50.
+    // The card holds a few hundred fields at a page of 5, thousands at 50: the limit of 1,000 lies between.
     const at = (pageSize: number) => small.execute(SearchCompaniesDocument, { q: 'holdings', jurisdiction: 'GB', pageSize });
     expect((await at(5)).body.errors).toBeUndefined();
-    expect((await at(50)).body.errors?.[0]?.extensions).toMatchObject({ code: 'OPERATION_TOO_COMPLEX', resultFields: 4_261 });
+    const resultFields = await largestAnswerFields(SearchCompaniesDocument, { q: 'holdings', jurisdiction: 'GB', pageSize: 50 });
+    expect((await at(50)).body.errors?.[0]?.extensions).toMatchObject({ code: 'OPERATION_TOO_COMPLEX', resultFields });
     const withDefault = (value: number) =>
       small.post({
         query: `query ($n: Int = ${value}) { searchCompanies(q: "holdings", jurisdiction: "GB", first: $n) { nodes { ...F } } }\n${COMPANY}`,

@@ -5,6 +5,7 @@ import { freePort } from '../../support/free-port.js';
 import { send } from '../../support/http.js';
 import { readConfig } from '../../../src/gateway/config/gateway-config.js';
 import { createLogger } from '../../../src/gateway/logger.js';
+import { optionsOf } from '../../../src/gateway/options-from-settings.js';
 import { startGateway } from '../../../src/gateway/server.js';
 import { changes, moved, promtoolProblems, scrape } from '../../support/metrics.js';
 import { startStack, type Stack } from '../../support/stack.js';
@@ -163,8 +164,10 @@ describe('a METRICS_PORT already taken', () => {
     const publicPort = await freePort();
     try {
       const config = { ...readConfig({}), port: publicPort, metricsPort, logLevel: 'silent' as const };
-      const upstream = { url: new URL('http://127.0.0.1:9'), clientId: 'id', clientSecret: 'secret' };
-      await expect(startGateway(config, upstream, createLogger('silent'), { tokenAtStart: false })).rejects.toThrow(
+      const target = { url: new URL('http://127.0.0.1:9'), clientId: 'id', clientSecret: 'secret' };
+      await expect(
+        startGateway({ ...optionsOf(config).gateway, target, logger: createLogger('silent'), tokenAtStart: false }),
+      ).rejects.toThrow(
         `METRICS_PORT=${metricsPort}: 127.0.0.1:${metricsPort} is already in use (EADDRINUSE) by another process; stop it, or set METRICS_PORT to a free port (0 lets the system choose one)`,
       );
       const again = createServer();

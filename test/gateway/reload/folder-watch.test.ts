@@ -48,6 +48,16 @@ afterEach(() => {
   for (const watcher of watchers.splice(0)) watcher.close();
 });
 
+/** A folder `secrets` holding a file `keys`, and a watcher on that file. */
+function watchedSecrets() {
+  const dir = folder();
+  const secrets = join(dir, 'secrets');
+  mkdirSync(secrets);
+  writeFileSync(join(secrets, 'keys'), 'one');
+  const paths = [join(secrets, 'keys')];
+  return { dir, secrets, paths, watch: watching(paths) };
+}
+
 describe('FolderWatcher', () => {
   it('sees a Kubernetes Secret updated by its ..data link, again and again, once for each update', async () => {
     const volume = new MountedVolume(join(folder(), 'secrets'), { 'gateway-api-keys': 'one', 'redis-url': 'redis://a' });
@@ -102,20 +112,54 @@ describe('FolderWatcher', () => {
     expect(watch.calls).toBe(1);
   });
 
-  it('watches anew a folder reached through a link that now leads elsewhere', () => {
+  it('sees a link to a folder of versions swapped (current -> v1, then v2), and watches the new version from then on', async () => {
     const dir = folder();
-    for (const name of ['a', 'b']) {
+    for (const name of ['v1', 'v2']) {
       mkdirSync(join(dir, name));
       writeFileSync(join(dir, name, 'keys'), name);
     }
-    symlinkSync('a', join(dir, 'current'));
-    const watch = watching([join(dir, 'current', 'keys')]);
-    expect(watch.watcher.folders).toEqual([join(dir, 'a')]);
-    // A link above the file's folder, swapped: no watched folder sees it (SIGHUP does), but the next watch() follows it.
-    symlinkSync('b', join(dir, 'next'));
-    renameSync(join(dir, 'next'), join(dir, 'current'));
-    watch.watcher.watch([join(dir, 'current', 'keys')]);
-    expect(watch.watcher.folders).toEqual([join(dir, 'b')]);
+    symlinkSync('v1', join(dir, 'current'));
+    const paths = [join(dir, 'current', 'keys')];
+    const watch = watching(paths);
+    // The folder holding the link, where its swap is seen, and the folder it leads to, where the file is written.
+    expect(watch.watcher.folders).toEqual([dir, join(dir, 'v1')]);
+    await watch.called(() => {
+      symlinkSync('v2', join(dir, 'next'));
+      renameSync(join(dir, 'next'), join(dir, 'current'));
+    });
+    watch.watcher.watch(paths);
+    expect(watch.watcher.folders).toEqual([dir, join(dir, 'v2')]);
+    await watch.called(() => writeFileSync(join(dir, 'v2', 'keys'), 'v2, written again'));
+    expect(watch.calls).toBe(2);
+  });
+
+  it('sees a folder removed and made again, and the file written in it then', async () => {
+    const { dir, secrets, paths, watch } = watchedSecrets();
+    await watch.called(() => rmSync(secrets, { recursive: true }));
+    // As the reloader does after each change: the folder is gone, so the one that held it is watched for its return.
+    watch.watcher.watch(paths);
+    expect(watch.watcher.folders).toEqual([dir]);
+    await watch.called(() => mkdirSync(secrets));
+    watch.watcher.watch(paths);
+    expect(watch.watcher.folders).toEqual([secrets]);
+    await watch.called(() => writeFileSync(join(secrets, 'keys'), 'two'));
+    // Removed again, and now seen by the folder's own watch.
+    await watch.called(() => rmSync(secrets, { recursive: true }));
+    watch.watcher.watch(paths);
+    expect(watch.watcher.folders).toEqual([dir]);
+  });
+
+  it('watches a folder made again under the same name anew, where the watch on the old one would hear nothing', async () => {
+    const { secrets, paths, watch } = watchedSecrets();
+    // Replaced at once, before the change is read: the same name, another folder.
+    await watch.called(() => {
+      rmSync(secrets, { recursive: true });
+      mkdirSync(secrets);
+      writeFileSync(join(secrets, 'keys'), 'two');
+    });
+    watch.watcher.watch(paths);
+    expect(watch.watcher.folders).toEqual([secrets]);
+    await watch.called(() => writeFileSync(join(secrets, 'keys'), 'three'));
   });
 
   it('leaves no watch and no timer behind once closed', async () => {

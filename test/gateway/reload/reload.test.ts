@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { mkdtempSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
@@ -177,9 +177,9 @@ describe('reloading API keys, the JWT secret and trusted documents (src/main.ts)
   );
 
   it(
-    'rotates a key on SIGHUP, where no watched folder sees the change, under load: no request fails',
+    'rotates a key by a link above the Secret swapped (current -> b, then c), with no signal, under load: no request fails',
     async () => {
-      // A link above the Secret's folder swapped: no folder the gateway watches changes, so only SIGHUP tells it.
+      // As a deploy tool that keeps versions side by side swaps a `current` link: the folder holding it is watched.
       const pointTo = (volume: 'b' | 'c') => {
         symlinkSync(volume, join(root, 'next'));
         renameSync(join(root, 'next'), join(root, 'current'));
@@ -190,23 +190,24 @@ describe('reloading API keys, the JWT secret and trusted documents (src/main.ts)
         'gateway-api-keys': keyList('second', 'third'),
         'upstream-client-secret': upstreamSecret,
       });
-      pointTo('b');
       let mark = gateway.mark();
-      gateway.signal('SIGHUP');
-      expect(await reloaded(mark)).toMatchObject({ msg: 'Reloaded on SIGHUP: GATEWAY_API_KEYS_FILE (added third)', trigger: 'SIGHUP' });
+      pointTo('b');
+      expect(await reloaded(mark)).toMatchObject({
+        msg: 'Reloaded on a file change: GATEWAY_API_KEYS_FILE (added third)',
+        trigger: 'file change',
+      });
       traffic.switchTo(() => withKey('third'));
       await traffic.phaseDone();
       secrets.c = new MountedVolume(join(root, 'c'), { 'gateway-api-keys': keyList('third'), 'upstream-client-secret': upstreamSecret });
-      pointTo('c');
       mark = gateway.mark();
-      gateway.signal('SIGHUP');
-      expect((await reloaded(mark)).msg).toBe('Reloaded on SIGHUP: GATEWAY_API_KEYS_FILE (removed second)');
+      pointTo('c');
+      expect((await reloaded(mark)).msg).toBe('Reloaded on a file change: GATEWAY_API_KEYS_FILE (removed second)');
       expect(await withKey('second')).toBe('401 UNAUTHENTICATED');
       await traffic.phaseDone();
       await traffic.stop();
       expect(traffic.outcomes.filter(({ outcome }) => outcome !== '200')).toEqual([]);
 
-      // The folder SIGHUP found is watched from then on: its next update needs no signal.
+      // The folder the link leads to now is watched: its next update is seen too.
       mark = gateway.mark();
       secrets.c.update({ 'gateway-api-keys': keyList('third', 'fourth'), 'upstream-client-secret': upstreamSecret });
       expect((await reloaded(mark)).msg).toBe('Reloaded on a file change: GATEWAY_API_KEYS_FILE (added fourth)');
@@ -216,12 +217,45 @@ describe('reloading API keys, the JWT secret and trusted documents (src/main.ts)
   );
 
   it(
-    'answers a SIGHUP that changes nothing with one debug line, and goes on serving',
+    'rotates a key on SIGHUP where no watch hears the change, under load: no request fails',
+    async () => {
+      // As on a file system that reports no events: the keys written through a hard link in a folder nobody watches.
+      const unwatched = join(root, 'unwatched-gateway-api-keys');
+      linkSync(realpathSync(keysFile), unwatched);
+      const traffic = load(() => withKey('third'));
+      await traffic.phaseDone();
+      const first = gateway.mark();
+      let mark = first;
+      writeFileSync(unwatched, keyList('third', 'fourth', 'first'));
+      gateway.signal('SIGHUP');
+      expect(await reloaded(mark)).toMatchObject({ msg: 'Reloaded on SIGHUP: GATEWAY_API_KEYS_FILE (added first)', trigger: 'SIGHUP' });
+      traffic.switchTo(() => withKey('first'));
+      await traffic.phaseDone();
+      // The clients moved off the key before it goes.
+      traffic.switchTo(() => withKey('fourth'));
+      await traffic.phaseDone();
+      mark = gateway.mark();
+      writeFileSync(unwatched, keyList('third', 'fourth'));
+      gateway.signal('SIGHUP');
+      expect((await reloaded(mark)).msg).toBe('Reloaded on SIGHUP: GATEWAY_API_KEYS_FILE (removed first)');
+      expect(await withKey('first')).toBe('401 UNAUTHENTICATED');
+      await traffic.phaseDone();
+      await traffic.stop();
+      expect(traffic.outcomes.filter(({ outcome }) => outcome !== '200')).toEqual([]);
+      // Nothing but the signals read them: no line on a file change since the first write.
+      expect(gateway.since(first, 'Reload').filter((entry) => entry.trigger === 'file change')).toEqual([]);
+      rmSync(unwatched);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'answers a SIGHUP that changes nothing with one line an operator sees, and goes on serving',
     async () => {
       const mark = gateway.mark();
       gateway.signal('SIGHUP');
       const line = await gateway.line((entry) => entry.msg.startsWith('Reload'), mark);
-      expect([line.level, line.msg]).toEqual([LOG_LEVEL.debug, 'Reload on SIGHUP: nothing changed']);
+      expect([line.level, line.msg]).toEqual([LOG_LEVEL.info, 'Reload on SIGHUP: nothing changed']);
       expect(await withKey('third')).toBe('200');
     },
     TEST_TIMEOUT_MS,
@@ -319,6 +353,26 @@ describe('reloading API keys, the JWT secret and trusted documents (src/main.ts)
         { query: '{ searchCompanies(q: "Zebra Quantum", jurisdiction: "GB") { totalCount } }' },
       );
       expect(search).toBe('200');
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'reads the keys again when their folder is removed and made again, with no signal: a key left out is refused',
+    async () => {
+      let mark = gateway.mark();
+      rmSync(join(root, 'c'), { recursive: true });
+      const refused = await gateway.line((entry) => entry.msg.startsWith('Reload on a file change refused'), mark);
+      expect(refused.level).toBe(LOG_LEVEL.warn);
+      // Refused: the keys in use are kept.
+      expect(await withKey('fourth')).toBe('200');
+      mark = gateway.mark();
+      mkdirSync(join(root, 'c'));
+      writeFileSync(join(root, 'c', 'upstream-client-secret'), upstreamSecret);
+      writeFileSync(join(root, 'c', 'gateway-api-keys'), keyList('first'));
+      expect((await reloaded(mark)).msg).toBe('Reloaded on a file change: GATEWAY_API_KEYS_FILE (added first; removed fourth)');
+      expect(await withKey('fourth')).toBe('401 UNAUTHENTICATED');
+      expect(await withKey('first')).toBe('200');
     },
     TEST_TIMEOUT_MS,
   );

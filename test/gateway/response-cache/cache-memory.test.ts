@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DOCUMENT_CACHE_SHARE } from '../../../src/gateway/graphql/document-cache.js';
 import { RESPONSE_CACHE_SHARE } from '../../../src/gateway/response-cache/response-cache.js';
 import { CACHE_ENTRY_BYTES } from '../../../src/upstream/cache-entry.js';
+import { dataTags } from '../../../src/upstream/cache-tags.js';
+import { normalizeSearchQuery } from '../../../src/upstream/search-query.js';
 import { windowBytes } from '../../../src/upstream/window-bytes.js';
 import { NO_REPEATS, windowKey } from '../../../src/upstream/window-size.js';
 import { DashboardSearchDocument } from '../../generated/graphql.js';
@@ -63,7 +65,7 @@ describe('cache memory bound', { timeout: SEQUENTIAL_REQUESTS_TIMEOUT_MS }, () =
     const counted = async (i: number) => {
       const query = { q: nothing(i), jurisdiction: 'GB' };
       const { text: body } = await searchRequest(running.lookup, { ...query, pageSize: '50' }, token);
-      const window = { slots: [], repeated: NO_REPEATS, total: 0, fetchedAt: Date.now(), body };
+      const window = { slots: [], repeated: NO_REPEATS, total: 0, fetchedAt: Date.now(), fetchedAtWall: Date.now(), body };
       return windowBytes(windowKey(query, 0), window, 50).byteLength + CACHE_ENTRY_BYTES;
     };
     // Counted at the 24 bytes of their upstream JSON, all 300 stayed: 7 KiB counted, 73 KiB held.
@@ -71,30 +73,33 @@ describe('cache memory bound', { timeout: SEQUENTIAL_REQUESTS_TIMEOUT_MS }, () =
     expect(kept).toBeGreaterThanOrEqual(Math.floor(share / (await counted(SEARCHES - 1))));
   });
 
-  it('keeps as many short answers as their bodies and one entry charge each fit in their share of CACHE_MAX_BYTES', async () => {
+  it('keeps as many short answers as their bodies, tags, ETags and one entry charge each fit in their share of CACHE_MAX_BYTES', async () => {
     // Large enough that one short answer fits in the share one entry may take (MAX_ENTRY_SHARE).
     const maxBytes = 128 * 1024;
     stack = await startStack({ gateway: { cacheMaxBytes: maxBytes, cacheTtlMs: 600_000, rateLimitPerMinute: 0 } });
     const running = stack;
     const path = (i: number) => `/graphql?query=${encodeURIComponent(`{searchCompanies(q:"${nothing(i)}",jurisdiction:GB){totalCount}}`)}`;
     const accept = 'application/json';
-    let longestBody = 0;
-    let shortestBody = Number.POSITIVE_INFINITY;
+    // What each answer counts besides the entry charge: its body, its tags and its ETag.
+    let longest = 0;
+    let shortest = Number.POSITIVE_INFINITY;
     const yogaRuns = () => running.logs.filter((line) => line.includes('"Parsing request to extract GraphQL parameters"')).length;
     const kept = await keptOf(
       SEARCHES,
       async (i) => {
-        const { status, text } = await running.get(path(i), { accept });
+        const { status, text, headers } = await running.get(path(i), { accept });
         expect(status).toBe(200);
         expect(JSON.parse(text).data.searchCompanies.totalCount).toBe(0);
-        longestBody = Math.max(longestBody, Buffer.byteLength(text));
-        shortestBody = Math.min(shortestBody, Buffer.byteLength(text));
+        const tags = [...dataTags(normalizeSearchQuery(nothing(i), 'GB'), [])].join(' ');
+        const counted = Buffer.byteLength(text) + tags.length + String(headers.etag).length;
+        longest = Math.max(longest, counted);
+        shortest = Math.min(shortest, counted);
       },
       yogaRuns,
     );
     const share = Math.floor(maxBytes * RESPONSE_CACHE_SHARE);
     // Counted at their key, body and 256 bytes (before entries counted what they hold), 78 stayed, holding about 49 KiB in a 32 KiB share.
-    expect(kept).toBeLessThanOrEqual(Math.floor(share / (shortestBody + CACHE_ENTRY_BYTES)));
-    expect(kept).toBeGreaterThanOrEqual(Math.floor(share / (longestBody + CACHE_ENTRY_BYTES)));
+    expect(kept).toBeLessThanOrEqual(Math.floor(share / (shortest + CACHE_ENTRY_BYTES)));
+    expect(kept).toBeGreaterThanOrEqual(Math.floor(share / (longest + CACHE_ENTRY_BYTES)));
   });
 });

@@ -2,7 +2,12 @@ import type { IncomingMessage } from 'node:http';
 import { print } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../../src/gateway/access/api-keys.js';
-import { MAX_ENTRY_SHARE, MAX_KEY_LENGTH, ResponseCache } from '../../../src/gateway/response-cache/response-cache.js';
+import {
+  MAX_ENTRY_SHARE,
+  MAX_KEY_LENGTH,
+  ResponseCache,
+  type SerializedAnswer,
+} from '../../../src/gateway/response-cache/response-cache.js';
 import { CACHE_ENTRY_BYTES } from '../../../src/upstream/cache-entry.js';
 import { DashboardSearchDocument, SearchCompaniesDocument } from '../../generated/graphql.js';
 import { matchCount } from '../../support/data-set.js';
@@ -12,6 +17,17 @@ import { startStack, type Stack, type StackOptions } from '../../support/stack.j
 const KEY = 'k'.repeat(40);
 const TTL_MS = 300;
 const SEARCH = { query: print(SearchCompaniesDocument), variables: { q: 'holdings', jurisdiction: 'GB', pageSize: 50 } };
+
+/** An answer as the responder keeps it, without tags or ETag. */
+function answerOf(body: string | Buffer, freshUntil: number): SerializedAnswer {
+  return {
+    contentType: 'application/json',
+    body: typeof body === 'string' ? Buffer.from(body) : body,
+    tags: '',
+    freshUntil,
+    etag: undefined,
+  };
+}
 
 let stack: Stack | undefined;
 /** The gateway's clock: answers expire when the test moves it on, never while a slow machine runs a test. */
@@ -214,7 +230,7 @@ describe('response cache', () => {
     expect(post).not.toBe(get('/graphql?query=%7Ba%7D'));
   });
 
-  it('counts exactly the bytes of the bodies it holds, and one entry charge each, however long the requests', () => {
+  it('counts exactly the bytes of the bodies, tags and ETags it holds, and one entry charge each, however long the requests', () => {
     const cache = new ResponseCache({ maxBytes: 8 * 1_024 * 1_024, maxTtlMs: 60_000 });
     const keyFor = (url: string, accept: string) =>
       cache.keyOf({ method: 'POST', url, headers: { accept } } as IncomingMessage, Buffer.from('{}'));
@@ -226,22 +242,24 @@ describe('response cache', () => {
     expect(keys.map((key) => key.length)).toEqual([44, 44]);
     // Bodies of every kind the cache meets: small views of Node's shared pool, and larger buffers of their own.
     const bodies = [Buffer.from('{"data":{}}'), Buffer.alloc(70_000, 'x')];
-    for (const [i, key] of keys.entries()) cache.set(key, { contentType: 'application/json', body: bodies[i]! }, Date.now() + 60_000);
-    const stored = keys.map((key) => cache.get(key)!.body);
-    expect(cache.bytes).toBe(stored.reduce((sum, body) => sum + body.buffer.byteLength + CACHE_ENTRY_BYTES, 0));
-    expect(stored.map((body) => body.byteLength)).toEqual(bodies.map((body) => body.byteLength));
+    const tagged = { tags: 'csg:all csg:j:GB', etag: '"abc"' };
+    for (const [i, key] of keys.entries()) cache.set(key, { ...answerOf(bodies[i]!, Date.now() + 60_000), ...tagged }, cache.purges);
+    const stored = keys.map((key) => cache.get(key)!);
+    const held = (answer: SerializedAnswer) => answer.body.buffer.byteLength + answer.tags.length + answer.etag!.length;
+    expect(cache.bytes).toBe(stored.reduce((sum, answer) => sum + held(answer) + CACHE_ENTRY_BYTES, 0));
+    expect(stored.map((answer) => answer.body.byteLength)).toEqual(bodies.map((body) => body.byteLength));
   });
 
   it('keeps no answer that would take more than its share of the cache, so that a few large ones cannot evict the rest', () => {
     const maxBytes = 256 * 1_024;
     const cache = new ResponseCache({ maxBytes, maxTtlMs: 60_000 });
-    const answer = (bytes: number) => ({ contentType: 'application/json', body: Buffer.alloc(bytes, 'x') });
+    const answer = (bytes: number) => answerOf(Buffer.alloc(bytes, 'x'), Date.now() + 60_000);
     const share = maxBytes * MAX_ENTRY_SHARE;
-    cache.set('small', answer(share / 2), Date.now() + 60_000);
+    cache.set('small', answer(share / 2), cache.purges);
     const small = cache.bytes;
     expect(small).toBeGreaterThan(share / 2);
     expect(small).toBeLessThanOrEqual(share);
-    for (let i = 0; i < 100; i++) cache.set(`large ${i}`, answer(share), Date.now() + 60_000);
+    for (let i = 0; i < 100; i++) cache.set(`large ${i}`, answer(share), cache.purges);
     expect(cache.get('large 0')).toBeUndefined();
     expect(cache.get('small')?.body.length).toBe(share / 2);
     expect(cache.bytes).toBe(small);
@@ -251,7 +269,7 @@ describe('response cache', () => {
     const cache = new ResponseCache({ maxBytes: 1_024 * 1_024, maxTtlMs: 1_000 });
     const pooled = Buffer.from('{"data":{"__typename":"Query"}}');
     expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.length);
-    cache.set('key', { contentType: 'application/json', body: pooled }, Date.now() + 1_000);
+    cache.set('key', answerOf(pooled, Date.now() + 1_000), cache.purges);
     const kept = cache.get('key')!.body;
     expect(kept.equals(pooled)).toBe(true);
     expect(kept.buffer.byteLength).toBe(pooled.length);

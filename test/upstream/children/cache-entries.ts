@@ -22,7 +22,7 @@ const MAX_BYTES = 1024 * 1024 * 1024;
 function windowOf(results: unknown[]): SearchWindow {
   const body = JSON.stringify({ results, total: results.length });
   const { read } = readWindowBody(body, 'GB', 'test', 50);
-  return { slots: read.slots, repeated: NO_REPEATS, total: read.total, fetchedAt: Date.now(), body };
+  return { slots: read.slots, repeated: NO_REPEATS, total: read.total, fetchedAt: Date.now(), fetchedAtWall: Date.now(), body };
 }
 
 /** A cache of `count` entries of `shape`, with the bytes it counts for them. */
@@ -31,7 +31,8 @@ async function filled(shape: CacheEntryShape, count: number): Promise<{ cache: u
     const cache = new ResponseCache({ maxBytes: MAX_BYTES, maxTtlMs: 600_000 });
     const body = Buffer.from('{"data":{"searchCompanies":{"totalCount":0}}}');
     const contentType = 'application/graphql-response+json; charset=utf-8';
-    for (let i = 0; i < count; i++) cache.set(entryKey(`answer ${i}`), { contentType, body }, Date.now() + 600_000);
+    const answer = { contentType, body, tags: '', freshUntil: Date.now() + 600_000, etag: undefined };
+    for (let i = 0; i < count; i++) cache.set(entryKey(`answer ${i}`), answer, cache.purges);
     return { cache, counted: cache.bytes };
   }
   const results = shape === 'windows of no results' ? [] : companies.slice(0, 50);

@@ -23,12 +23,23 @@ function searches(count: number, prefix: string) {
 
 describe('upstream concurrency limit', () => {
   it('keeps at most N calls in flight and queues the rest, answering all of them', async () => {
-    const stack = await start(2);
-    stack.lookup.knobs.searchLatencyMs = 100;
-    const answers = await Promise.all(searches(8, 'ferncastle').map((search) => stack.execute(DashboardSearchDocument, search)));
-    expect(answers.map(({ body }) => body.errors)).toEqual(Array.from({ length: 8 }, () => undefined));
-    expect(stack.lookup.counters.searchRequests).toBe(8);
-    expect(stack.lookup.counters.maxSearchesInFlight).toBe(2);
+    // Every search is held at the upstream until the test lets them go: the calls in flight are the ones that arrived.
+    const upstream = await holdingUpstream((q) => q.startsWith('ferncastle '));
+    const alarms = recordedAlarms();
+    try {
+      const stack = await start(2, 60_000, { upstreamUrl: upstream.url, deadlineAlarm: alarms.alarm }, upstream);
+      alarms.forgetSilenced();
+      const answers = Promise.all(searches(8, 'ferncastle').map((search) => stack.execute(DashboardSearchDocument, search)));
+      // All eight wait under their deadlines, two of them for their held calls and the rest for a slot.
+      await eventually(() => expect(alarms.count).toBe(8));
+      await eventually(() => expect(upstream.arrivals).toBe(2));
+      upstream.release();
+      expect((await answers).map(({ body }) => body.errors)).toEqual(Array.from({ length: 8 }, () => undefined));
+      expect(stack.lookup.counters.searchRequests).toBe(8);
+      expect(stack.lookup.counters.maxSearchesInFlight).toBeLessThanOrEqual(2);
+    } finally {
+      await upstream.close();
+    }
   });
 
   it('answers UPSTREAM_TIMEOUT to a call that cannot get a slot within its deadline, and serves normally after', async () => {

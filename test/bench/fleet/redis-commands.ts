@@ -1,0 +1,39 @@
+import { tracingChannel } from 'node:diagnostics_channel';
+import { CHANNELS, type CommandTraceContext } from '@redis/client';
+
+/** One command node-redis sent, in this process: which node it went to, and how many upstream searches had been made by then. */
+export interface SentCommand {
+  command: string;
+  /** For EVALSHA, the script's digest. */
+  script: string | undefined;
+  node: string;
+  upstreamSearchesBefore: number;
+}
+
+/**
+ * Every command node-redis sends in this process (every gateway of a bench's fleet, whatever the topology), from its
+ * tracing channel: a command is one round trip (the gateway pipelines nothing on a request's way), and which node it
+ * went to tells how a cluster spreads them. `upstreamSearches` reads the lookup service's count when each is sent,
+ * which orders it before or after a search's upstream call (one thread: the call is counted when it arrives).
+ */
+export function watchRedisCommands(upstreamSearches: () => number): { sent: SentCommand[]; stop(): void } {
+  const sent: SentCommand[] = [];
+  const channel = tracingChannel<CommandTraceContext>(CHANNELS.TRACE_COMMAND);
+  const ignore = () => {};
+  const handlers = {
+    start(context: CommandTraceContext) {
+      sent.push({
+        command: context.command,
+        script: /^evalsha$/i.test(context.command) ? context.args[1] : undefined,
+        node: `${context.serverAddress}:${context.serverPort}`,
+        upstreamSearchesBefore: upstreamSearches(),
+      });
+    },
+    end: ignore,
+    asyncStart: ignore,
+    asyncEnd: ignore,
+    error: ignore,
+  };
+  channel.subscribe(handlers);
+  return { sent, stop: () => channel.unsubscribe(handlers) };
+}
