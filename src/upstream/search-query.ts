@@ -13,9 +13,17 @@ export function normalizeSearchQuery(q: string, jurisdiction: string): SearchQue
   return { q: normalizeSearchText(q), jurisdiction: jurisdiction.trim().toUpperCase() };
 }
 
-/** Search terms trimmed, inner whitespace collapsed to one space. */
+/** With the `u` flag, a surrogate pair is one code point: only an unpaired half matches. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/gu;
+
+/**
+ * Search terms trimmed, inner whitespace collapsed to one space, and each
+ * lone surrogate (JSON can carry one, UTF-8 cannot) made U+FFFD, as UTF-8
+ * writes it: the upstream receives the same search either way, and every
+ * key made of the terms (the caches' digests, Redis, tags) reads back as written.
+ */
 export function normalizeSearchText(q: string): string {
-  return q.trim().replace(/\s+/g, ' ');
+  return q.trim().replace(/\s+/g, ' ').replace(LONE_SURROGATE, '\uFFFD');
 }
 
 /** A key that identifies a normalized query, for caches and cursors. */

@@ -10,7 +10,8 @@ import { NO_REPEATS, type SearchWindow } from './window-size.js';
  * window's results, once read, are thousands, and whose size is their length.
  *
  * A window this instance read from the upstream is kept as the body it was
- * read from, and read again (readWindowBody) for a request that needs it: the
+ * read from (unless the body ran past the page), and read again
+ * (readWindowBody) for a request that needs it: the
  * body is already at hand, where writing the window out costs more than a
  * tenth of a cold request (JSON.stringify or v8.serialize alike, measured in
  * docs/performance.md). A window from the fleet's store is kept in its form
@@ -67,8 +68,7 @@ export function keyOfWindowBytes(bytes: Buffer): string {
 /** Whether the window in `bytes` holds the company numbered `number` (as companyKey writes it) in `jurisdiction`. */
 export function windowBytesHoldCompany(bytes: Buffer, jurisdiction: string, number: string): boolean {
   const start = HEADER_BYTES + bytes.readUInt32LE(KEY_LENGTH);
-  const at = bytes.indexOf(`\n${jurisdiction} ${number}\n`, start);
-  return at !== -1 && at < start + bytes.readUInt32LE(COMPANIES_LENGTH);
+  return bytes.subarray(start, start + bytes.readUInt32LE(COMPANIES_LENGTH)).includes(`\n${jurisdiction} ${number}\n`);
 }
 
 /**

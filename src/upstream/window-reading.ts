@@ -70,7 +70,8 @@ export function readWindow(
     total: read.total,
     fetchedAt: clock(),
     fetchedAtWall: wallTime(clock),
-    body: response.body,
+    // Kept only when it holds no more results than the window: then its length is the window's, not the upstream's choice.
+    body: read.unasked === 0 ? response.body : undefined,
   };
 }
 

@@ -16,8 +16,9 @@ export interface SearchWindow {
   /** When it was fetched on the wall clock (epoch ms): what clients are shown, never an age. */
   fetchedAtWall: number;
   /**
-   * The upstream's body the window was read from, when this instance read it:
-   * what the search cache keeps of it (window-bytes.ts). Never published to
+   * The upstream's body the window was read from, when this instance read it
+   * and it held no results past the page: what the search cache keeps of it
+   * (window-bytes.ts). Never published to
    * the fleet, whose windows carry their results instead.
    */
   body?: string | undefined;

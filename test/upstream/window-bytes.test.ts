@@ -10,7 +10,8 @@ import { deadlineIn } from '../../src/upstream/resilience/deadline.js';
 import type { WindowRequest } from '../../src/upstream/search-call.js';
 import { keyOfWindowBytes, windowBytes, windowBytesHoldCompany, windowFromBytes } from '../../src/upstream/window-bytes.js';
 import { WindowCache } from '../../src/upstream/window-cache.js';
-import { readWindowBody } from '../../src/upstream/window-reading.js';
+import { readWindow, readWindowBody } from '../../src/upstream/window-reading.js';
+import { normalizeSearchQuery } from '../../src/upstream/search-query.js';
 import { NO_REPEATS, type SearchWindow, windowKey } from '../../src/upstream/window-size.js';
 import { upstreamCompanyAtEdges, withValueAt } from '../support/declared-companies.js';
 
@@ -86,6 +87,32 @@ describe('a window held as bytes', () => {
   });
 });
 
+describe('a window read from the upstream', () => {
+  const reading = { log: { debug() {}, info() {}, warn() {} }, redact: (text: string) => text, pageSize: 50, clock: () => 0 };
+  const read = (results: unknown[]) =>
+    readWindow(
+      { status: 200, body: JSON.stringify({ results, total: 500 }), retryAfterMs: undefined },
+      'test',
+      { query: { q: 'acme', jurisdiction: 'GB' }, index: 0 },
+      reading,
+    );
+
+  it('keeps its body when the body holds the page and no more', () => {
+    expect(read(companies.slice(0, 50)).body).toBeDefined();
+  });
+
+  it('keeps no body that ran past the page: what is held is the page, not what the upstream chose to send', () => {
+    const window = read(companies.slice(0, 80));
+    expect(window.body).toBeUndefined();
+    expect(window.slots).toHaveLength(50);
+    const bytes = windowBytes(key0, window, 50);
+    expect(bytes.byteLength).toBeLessThan(Buffer.byteLength(JSON.stringify({ results: companies.slice(0, 80) })));
+    expect(windowFromBytes(bytes, key0, 'GB')).toEqual(window);
+  });
+});
+
+const key0 = windowKey({ q: 'acme', jurisdiction: 'GB' }, 0);
+
 describe('the search cache', () => {
   const request = (i: number): WindowRequest => ({ query: { q: `search ${i}`, jurisdiction: 'GB' }, index: 0 });
   /** Window `i` of a cache filled in order: each a different slice of the data set, some empty. */
@@ -116,6 +143,13 @@ describe('the search cache', () => {
     const { cache, read, counted } = cacheOf(64 * 1024 * 1024);
     for (let i = 0; i < 40; i++) await read(i);
     expect(cache.bytes).toBe(Array.from({ length: 40 }, (_, i) => counted(i)).reduce((sum, bytes) => sum + bytes, 0));
+  });
+
+  it('serves a search holding a lone surrogate from its bytes again, as normalized', async () => {
+    const cache = cacheOf(64 * 1024 * 1024);
+    const query = normalizeSearchQuery('search 3 \ud800', 'gb');
+    for (let i = 0; i < 3; i++) await cache.cache.read({ query, index: 0 }, deadlineIn(10_000));
+    expect(cache.fetched).toHaveLength(1);
   });
 
   it('evicts the least recently used windows to stay within its bound, and counts what is left exactly', async () => {
