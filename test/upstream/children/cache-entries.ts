@@ -30,9 +30,12 @@ async function filled(shape: CacheEntryShape, count: number): Promise<{ cache: u
   if (shape === 'answers of a few bytes') {
     const cache = new ResponseCache({ maxBytes: MAX_BYTES, maxTtlMs: 600_000 });
     const body = Buffer.from('{"data":{"searchCompanies":{"totalCount":0}}}');
-    const contentType = 'application/graphql-response+json; charset=utf-8';
-    const answer = { contentType, body, tags: '', freshUntil: Date.now() + 600_000, etag: undefined };
-    for (let i = 0; i < count; i++) cache.set(entryKey(`answer ${i}`), answer, cache.purges);
+    for (let i = 0; i < count; i++) {
+      // A content type of its own, as each answer gets one from its response's headers.
+      const contentType = ['application/graphql-response+json', 'charset=utf-8'].join('; ');
+      const answer = { contentType, body, tags: '', freshUntil: Date.now() + 600_000, etag: undefined };
+      cache.set(entryKey(`answer ${i}`), answer, cache.purges);
+    }
     return { cache, counted: cache.bytes };
   }
   const results = shape === 'windows of no results' ? [] : companies.slice(0, 50);
