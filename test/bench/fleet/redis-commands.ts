@@ -16,24 +16,47 @@ export interface SentCommand {
  * went to tells how a cluster spreads them. `upstreamSearches` reads the lookup service's count when each is sent,
  * which orders it before or after a search's upstream call (one thread: the call is counted when it arrives).
  */
-export function watchRedisCommands(upstreamSearches: () => number): { sent: SentCommand[]; stop(): void } {
+export function watchRedisCommands(upstreamSearches: () => number): {
+  sent: SentCommand[];
+  /** True once a command `matches` is sent (at once if one was); false if none is within `withinMs`. */
+  whenSent(matches: (command: SentCommand) => boolean, withinMs: number): Promise<boolean>;
+  stop(): void;
+} {
   const sent: SentCommand[] = [];
+  const waiting = new Set<(command: SentCommand) => void>();
   const channel = tracingChannel<CommandTraceContext>(CHANNELS.TRACE_COMMAND);
   const ignore = () => {};
   const handlers = {
     start(context: CommandTraceContext) {
-      sent.push({
+      const command = {
         command: context.command,
         script: /^evalsha$/i.test(context.command) ? context.args[1] : undefined,
         node: `${context.serverAddress}:${context.serverPort}`,
         upstreamSearchesBefore: upstreamSearches(),
-      });
+      };
+      sent.push(command);
+      for (const notify of waiting) notify(command);
     },
     end: ignore,
     asyncStart: ignore,
     asyncEnd: ignore,
     error: ignore,
   };
+  const whenSent = (matches: (command: SentCommand) => boolean, withinMs: number) =>
+    sent.some(matches)
+      ? Promise.resolve(true)
+      : new Promise<boolean>((resolve) => {
+          const settle = (found: boolean) => {
+            clearTimeout(timer);
+            waiting.delete(notify);
+            resolve(found);
+          };
+          const notify = (command: SentCommand) => {
+            if (matches(command)) settle(true);
+          };
+          const timer = setTimeout(() => settle(false), withinMs);
+          waiting.add(notify);
+        });
   channel.subscribe(handlers);
-  return { sent, stop: () => channel.unsubscribe(handlers) };
+  return { sent, whenSent, stop: () => channel.unsubscribe(handlers) };
 }

@@ -1,4 +1,3 @@
-import { setTimeout as pause } from 'node:timers/promises';
 import { PUBLISH_WINDOW_SCRIPT } from '../../../src/shared-state/scripts.js';
 import type { Alarm } from '../../../src/upstream/resilience/clock.js';
 import type { Fleet, FleetRedis } from '../../support/fleet.js';
@@ -21,8 +20,7 @@ async function cost(fleet: Fleet<FleetRedis>, index: number, search: { q: string
   // A window fetched is indexed under its tags, then stored, after the answer is written: the cost is counted once
   // that last step is sent, so that it is not counted in the next search's.
   if (fleet.lookup.counters.searchRequests > seen) {
-    const stored = () => commands.sent.some((command) => command.script === PUBLISH_WINDOW_SCRIPT.sha1);
-    for (let waited = 0; !stored() && waited < PUBLISH_WAIT_MS; waited += 1) await pause(1);
+    await commands.whenSent((command) => command.script === PUBLISH_WINDOW_SCRIPT.sha1, PUBLISH_WAIT_MS);
   }
   commands.stop();
   const before = commands.sent.filter((command) => command.upstreamSearchesBefore === seen).length;
