@@ -13,6 +13,7 @@ import { WindowCache } from '../../src/upstream/window-cache.js';
 import { readWindow, readWindowBody } from '../../src/upstream/window-reading.js';
 import { normalizeSearchQuery } from '../../src/upstream/search-query.js';
 import { NO_REPEATS, type SearchWindow, windowKey } from '../../src/upstream/window-size.js';
+import { manualClock } from '../support/clock.js';
 import { upstreamCompanyAtEdges, withValueAt } from '../support/declared-companies.js';
 
 const companies = defaultDataSet();
@@ -116,7 +117,9 @@ const key0 = windowKey({ q: 'acme', jurisdiction: 'GB' }, 0);
 describe('the search cache', () => {
   const request = (i: number): WindowRequest => ({ query: { q: `search ${i}`, jurisdiction: 'GB' }, index: 0 });
   /** Window `i` of a cache filled in order: each a different slice of the data set, some empty. */
-  const windowAt = (i: number) => windowOf(companies.slice(i * 7, i * 7 + (i % 5) * 12), Date.now());
+  /** The caches' clock, standing still: every window is as young as when it was fetched. */
+  const clock = manualClock();
+  const windowAt = (i: number) => windowOf(companies.slice(i * 7, i * 7 + (i % 5) * 12), clock());
 
   function cacheOf(maxBytes: number) {
     const fetched: number[] = [];
@@ -124,6 +127,7 @@ describe('the search cache', () => {
     const cache = new WindowCache({
       cache: { ttlMs: 60_000, staleWhileRevalidateMs: 0, staleIfErrorMs: 0, maxBytes },
       log: { debug() {}, info() {}, warn() {} },
+      clock,
       fetchTimeoutMs: 1_000,
       fetchWindow: async ({ query }) => {
         const i = Number(query.q.split(' ')[1]);

@@ -231,7 +231,8 @@ describe('response cache', () => {
   });
 
   it('counts exactly the bytes of the bodies, tags and ETags it holds, and one entry charge each, however long the requests', () => {
-    const cache = new ResponseCache({ maxBytes: 8 * 1_024 * 1_024, maxTtlMs: 60_000 });
+    const standing = manualClock();
+    const cache = new ResponseCache({ maxBytes: 8 * 1_024 * 1_024, maxTtlMs: 60_000, clock: standing });
     const keyFor = (url: string, accept: string) =>
       cache.keyOf({ method: 'POST', url, headers: { accept } } as IncomingMessage, Buffer.from('{}'));
     const keys = [
@@ -243,7 +244,7 @@ describe('response cache', () => {
     // Bodies of every kind the cache meets: small views of Node's shared pool, and larger buffers of their own.
     const bodies = [Buffer.from('{"data":{}}'), Buffer.alloc(70_000, 'x')];
     const tagged = { tags: 'csg:all csg:j:GB', etag: '"abc"' };
-    for (const [i, key] of keys.entries()) cache.set(key, { ...answerOf(bodies[i]!, Date.now() + 60_000), ...tagged }, cache.purges);
+    for (const [i, key] of keys.entries()) cache.set(key, { ...answerOf(bodies[i]!, standing() + 60_000), ...tagged }, cache.purges);
     const stored = keys.map((key) => cache.get(key)!);
     const held = (answer: SerializedAnswer) => answer.body.buffer.byteLength + answer.tags.length + answer.etag!.length;
     expect(cache.bytes).toBe(stored.reduce((sum, answer) => sum + held(answer) + CACHE_ENTRY_BYTES, 0));
@@ -252,8 +253,9 @@ describe('response cache', () => {
 
   it('keeps no answer that would take more than its share of the cache, so that a few large ones cannot evict the rest', () => {
     const maxBytes = 256 * 1_024;
-    const cache = new ResponseCache({ maxBytes, maxTtlMs: 60_000 });
-    const answer = (bytes: number) => answerOf(Buffer.alloc(bytes, 'x'), Date.now() + 60_000);
+    const standing = manualClock();
+    const cache = new ResponseCache({ maxBytes, maxTtlMs: 60_000, clock: standing });
+    const answer = (bytes: number) => answerOf(Buffer.alloc(bytes, 'x'), standing() + 60_000);
     const share = maxBytes * MAX_ENTRY_SHARE;
     cache.set('small', answer(share / 2), cache.purges);
     const small = cache.bytes;
@@ -266,10 +268,11 @@ describe('response cache', () => {
   });
 
   it('keeps a small body as bytes of its own, not as a view of a shared pool', () => {
-    const cache = new ResponseCache({ maxBytes: 1_024 * 1_024, maxTtlMs: 1_000 });
+    const standing = manualClock();
+    const cache = new ResponseCache({ maxBytes: 1_024 * 1_024, maxTtlMs: 1_000, clock: standing });
     const pooled = Buffer.from('{"data":{"__typename":"Query"}}');
     expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.length);
-    cache.set('key', answerOf(pooled, Date.now() + 1_000), cache.purges);
+    cache.set('key', answerOf(pooled, standing() + 1_000), cache.purges);
     const kept = cache.get('key')!.body;
     expect(kept.equals(pooled)).toBe(true);
     expect(kept.buffer.byteLength).toBe(pooled.length);

@@ -17,23 +17,26 @@ const companies = defaultDataSet();
 
 export type CacheEntryShape = 'windows of no results' | 'answers of a few bytes' | 'windows of 50 results';
 const MAX_BYTES = 1024 * 1024 * 1024;
+/** The caches' clock, standing still: nothing expires while they are filled and measured. */
+const NOW = 1_764_000_000_000;
+const clock = () => NOW;
 
 /** A window as window-reading.ts makes one, with the body the search cache keeps of it. */
 function windowOf(results: unknown[]): SearchWindow {
   const body = JSON.stringify({ results, total: results.length });
   const { read } = readWindowBody(body, 'GB', 'test', 50);
-  return { slots: read.slots, repeated: NO_REPEATS, total: read.total, fetchedAt: Date.now(), fetchedAtWall: Date.now(), body };
+  return { slots: read.slots, repeated: NO_REPEATS, total: read.total, fetchedAt: NOW, fetchedAtWall: NOW, body };
 }
 
 /** A cache of `count` entries of `shape`, with the bytes it counts for them. */
 async function filled(shape: CacheEntryShape, count: number): Promise<{ cache: unknown; counted: number }> {
   if (shape === 'answers of a few bytes') {
-    const cache = new ResponseCache({ maxBytes: MAX_BYTES, maxTtlMs: 600_000 });
+    const cache = new ResponseCache({ maxBytes: MAX_BYTES, maxTtlMs: 600_000, clock });
     const body = Buffer.from('{"data":{"searchCompanies":{"totalCount":0}}}');
     for (let i = 0; i < count; i++) {
       // A content type of its own, as each answer gets one from its response's headers.
       const contentType = ['application/graphql-response+json', 'charset=utf-8'].join('; ');
-      const answer = { contentType, body, tags: '', freshUntil: Date.now() + 600_000, etag: undefined };
+      const answer = { contentType, body, tags: '', freshUntil: NOW + 600_000, etag: undefined };
       cache.set(entryKey(`answer ${i}`), answer, cache.purges);
     }
     return { cache, counted: cache.bytes };
@@ -42,6 +45,7 @@ async function filled(shape: CacheEntryShape, count: number): Promise<{ cache: u
   const cache = new WindowCache({
     cache: { ttlMs: 600_000, staleWhileRevalidateMs: 0, staleIfErrorMs: 0, maxBytes: MAX_BYTES },
     log: { debug() {}, info() {}, warn() {} },
+    clock,
     fetchTimeoutMs: 1_000,
     fetchWindow: async () => windowOf(results),
   });
