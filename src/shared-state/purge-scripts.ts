@@ -137,10 +137,11 @@ return {redis.call('HGET', KEYS[1], 'id'), logged}`);
 /**
  * The purges logged since a position in the log. KEYS state, log; ARGV now,
  * `where` (only where the log is) or `since`, the log id known ('' for no log
- * yet), the count logged known. Answers {'at', id, logged} when nothing is
- * new, {'since', id, logged, entries newest first…}, or {'gap', id, logged}
- * when the log is another (Redis lost it) or no longer holds them all. No log
- * at all reads as id '' at 0.
+ * yet), the count logged known, the most entries the log keeps. Answers
+ * {'at', id, logged} when nothing is new, {'since', id, logged, entries newest
+ * first…}, or {'gap', id, logged} when the log is another (Redis lost it) or
+ * no longer holds them all (more are new than it keeps, whatever the count
+ * stored says: never a longer read). No log at all reads as id '' at 0.
  */
 export const PURGES_SINCE_SCRIPT = script(`
 local id, logged = '', 0
@@ -153,6 +154,7 @@ local from = tonumber(ARGV[4])
 if ARGV[3] == '' and id ~= '' then from = 0 end
 if (ARGV[3] ~= '' and ARGV[3] ~= id) or from > logged then return {'gap', id, logged} end
 if from == logged then return {'at', id, logged} end
+if logged - from > tonumber(ARGV[5]) then return {'gap', id, logged} end
 local entries = {}
 if redis.call('TYPE', KEYS[2]).ok == 'list' then entries = redis.call('LRANGE', KEYS[2], 0, logged - from - 1) end
 if #entries < logged - from then return {'gap', id, logged} end

@@ -134,7 +134,7 @@ export class RedisPurges {
     const reply = await this.#redis.script(
       PURGES_SINCE_SCRIPT,
       [this.#key(STATE_KEY), this.#key(LOG_KEY)],
-      position === undefined ? ['where', '', '0'] : ['since', position.log, String(position.sequence)],
+      [...(position === undefined ? ['where', '', '0'] : ['since', position.log, String(position.sequence)]), String(PURGE_LOG_LENGTH)],
     );
     if (!Array.isArray(reply)) return undefined;
     const [outcome, log, sequence, ...entries] = reply as unknown[];

@@ -1,6 +1,6 @@
 import { EventEmitter, once } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BEFORE_ANY_PURGE } from '../../src/shared-state/purge-scripts.js';
+import { BEFORE_ANY_PURGE, PURGE_LOG_LENGTH } from '../../src/shared-state/purge-scripts.js';
 import { MISSED, RedisConnection } from '../../src/shared-state/redis-connection.js';
 import { PURGE_PAGE } from '../../src/shared-state/redis-purges.js';
 import { ALL_TAG, companyTag, jurisdictionTag } from '../../src/upstream/cache-tags.js';
@@ -189,6 +189,21 @@ describe('purges on the fleet store', () => {
     const after = await store().purgesSince(read!.position);
     expect(after).toMatchObject({ gap: true, position: { sequence: 1 } });
     expect(after?.position.log).not.toBe(read!.position.log);
+  });
+
+  it('read a log written longer than it keeps (by hand) as a gap, never as more purges than it keeps', async () => {
+    await purge(ZEBRA);
+    const { position } = (await store().purgesSince(undefined))!;
+    const count = PURGE_LOG_LENGTH + 2;
+    // Entries in order, newest first, as the gateway writes them, only more of them, and a state that counts them.
+    cli('DEL', 'test:{purges}log');
+    cli('LPUSH', 'test:{purges}log', ...Array.from({ length: count }, (_, i) => `${i + 1} ${ZEBRA}`));
+    cli('HSET', 'test:{purges}state', 'logged', String(count));
+    expect(await store().purgesSince({ log: position.log, sequence: 0 })).toEqual({
+      position: { log: position.log, sequence: count },
+      gap: true,
+    });
+    expect(await store().purgesSince({ log: position.log, sequence: 2 })).toMatchObject({ tags: expect.any(Array) });
   });
 
   it('tell every instance listening, at once', async () => {

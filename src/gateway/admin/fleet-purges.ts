@@ -13,6 +13,13 @@ export const PURGE_CHECK_INTERVAL_MS = 1_000;
 /** Purges made while Redis was away, kept to be sent once it is back; past this many, one purge of everything is sent instead. */
 export const MAX_PENDING_PURGES = 100;
 
+/**
+ * Most purges an instance behind applies one by one when it reads the log;
+ * past this many at once, it drops everything it holds, once, rather than
+ * walking its caches once per purge (the log keeps up to PURGE_LOG_LENGTH).
+ */
+export const MAX_TAGS_APPLIED_ONE_BY_ONE = 32;
+
 /** What a purge dropped from this instance's memory; undefined for a tag it cannot read (one written into Redis by hand). */
 export type LocalPurge = { windows: number; answers: number } | undefined;
 
@@ -63,6 +70,7 @@ export class FleetPurges {
   /** The first read of the log failed: whatever this instance cached meanwhile may predate purges it cannot know of. */
   #startedUnaware = false;
   #pending: string[] = [];
+  #sending: Promise<boolean> | undefined;
   #checking: Promise<void> | undefined;
   #checkAgain = false;
   #cancelNext: (() => void) | undefined;
@@ -148,8 +156,13 @@ export class FleetPurges {
       return;
     }
     const first = read.position.sequence - read.tags.length + 1;
-    for (const [i, tag] of read.tags.entries()) {
-      if (applied?.log === read.position.log && first + i <= applied.sequence) continue;
+    const tags = read.tags.filter((_, i) => applied?.log !== read.position.log || first + i > applied.sequence);
+    // Each tag walks every window and answer held: past a few, once for all of them.
+    if (tags.length > MAX_TAGS_APPLIED_ONE_BY_ONE) {
+      this.#dropAll(`${tags.length} purges were new here at once`);
+      return;
+    }
+    for (const tag of tags) {
       const dropped = this.#options.caches.purge(tag);
       if (dropped === undefined) log.warn({ tag: tag.slice(0, 200) }, 'Ignored a purge in Redis naming no tag the gateway writes');
       else log.info({ tag, ...dropped }, 'Purge applied');
@@ -166,8 +179,19 @@ export class FleetPurges {
     this.#pending = this.#pending.length >= MAX_PENDING_PURGES ? [ALL_TAG] : [...this.#pending, tag];
   }
 
-  /** Sends the purges made while Redis was away, in order; false when Redis is still away. */
-  async #sendPending(): Promise<boolean> {
+  /**
+   * Sends the purges made while Redis was away, in order; false when Redis is
+   * still away. One sending at a time, joined by whoever asks meanwhile (a
+   * check and a purge): two would each send the first and drop the other's.
+   */
+  #sendPending(): Promise<boolean> {
+    this.#sending ??= this.#sendEachPending().finally(() => {
+      this.#sending = undefined;
+    });
+    return this.#sending;
+  }
+
+  async #sendEachPending(): Promise<boolean> {
     const { store, log, windowKeepMs } = this.#options;
     while (store !== undefined && this.#pending.length > 0) {
       const tag = this.#pending[0]!;

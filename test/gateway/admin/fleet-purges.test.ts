@@ -4,6 +4,7 @@ import {
   FleetPurges,
   type FleetPurgesOptions,
   MAX_PENDING_PURGES,
+  MAX_TAGS_APPLIED_ONE_BY_ONE,
   PURGE_CHECK_INTERVAL_MS,
 } from '../../../src/gateway/admin/fleet-purges.js';
 import { createLogger } from '../../../src/gateway/logger.js';
@@ -118,6 +119,32 @@ describe('purges followed by each instance', () => {
     await readLog(deaf);
     expect(deaf.dropped).toEqual([ALL_TAG]);
     expect(logged(deaf, 'missed more purges than the fleet keeps')).toBe(1);
+  });
+
+  it(`drop everything once, rather than walk the caches for each, when more than ${MAX_TAGS_APPLIED_ONE_BY_ONE} purges are new at once`, async () => {
+    const [purging, deaf] = [await instance(), await instance({ told: false })];
+    const tags = Array.from({ length: MAX_TAGS_APPLIED_ONE_BY_ONE }, (_, i) => companyTag('GB', String(i)));
+    for (const tag of tags) await purging.purges.purge(tag, {});
+    await readLog(deaf);
+    expect(deaf.dropped).toEqual(tags);
+    for (const tag of [...tags, ZEBRA]) await purging.purges.purge(tag, {});
+    await readLog(deaf);
+    expect(deaf.dropped).toEqual([...tags, ALL_TAG]);
+    expect(logged(deaf, `${MAX_TAGS_APPLIED_ONE_BY_ONE + 1} purges were new here at once`)).toBe(1);
+  });
+
+  it('made while Redis is away reach the fleet each once, in order, when a read of the log and a purge send them together', async () => {
+    const [purging, other] = [await instance(), await instance({ told: false })];
+    purging.proxy.cut();
+    await eventually(() => expect(purging.store.sharing).toBe(false));
+    await purging.purges.purge(ZEBRA, {});
+    await purging.purges.purge(companyTag('GB', '1'), {});
+    purging.proxy.restore();
+    await eventually(() => expect(purging.store.sharing).toBe(true));
+    await Promise.all([purging.purges.check(), purging.purges.purge(ACME, {})]);
+    await readLog(other);
+    expect(other.dropped).toEqual([ZEBRA, companyTag('GB', '1'), ACME]);
+    expect(logged(purging, 'Purge made while Redis was away sent to the fleet')).toBe(2);
   });
 
   it('made while Redis is away drop only this instance, and reach the fleet once Redis is back', async () => {
