@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 
 /**
  * What each entry of the gateway's caches holds besides its bytes, charged
@@ -19,13 +19,18 @@ export function entryBytes(bytes: Buffer): number {
 }
 
 /**
- * The key a cache files an entry under: the SHA-256 of `text`, in base64,
- * 44 characters whatever the text's length, so that a long key (a long search,
- * a long Accept header) costs no more than CACHE_ENTRY_BYTES. Two texts share
- * one only if SHA-256 collides, which nobody knows how to make it do.
+ * The key a cache files an entry under: the SHA-256 of `parts`, one after
+ * another, in base64, 44 characters whatever their length, so that a long key
+ * (a long search, a long Accept header) costs no more than CACHE_ENTRY_BYTES.
+ * Two texts share one only if SHA-256 collides, which nobody knows how to
+ * make it do.
  */
-export function entryKey(text: string | Buffer): string {
-  return hash('sha256', text, 'base64');
+export function entryKey(...parts: (string | Buffer)[]): string {
+  if (parts.length === 1) return hash('sha256', parts[0]!, 'base64');
+  // The digest of the parts one after another, without copying them into one buffer first.
+  const digest = createHash('sha256');
+  for (const part of parts) digest.update(part);
+  return digest.digest('base64');
 }
 
 /**

@@ -33,9 +33,13 @@ export function companyTag(jurisdiction: string, companyNumber: string): string 
   return `csg:c:${jurisdiction}:${encodeURIComponent(companyKey(companyNumber))}`;
 }
 
+/** Printable ASCII without a space. */
+const PLAIN_NUMBER = /^[!-~]*$/;
+
 /** A company number as lookups compare it: trimmed, inner whitespace collapsed, upper-cased (as `company(...)` finds it). */
 export function companyKey(companyNumber: string): string {
-  return normalizeSearchText(companyNumber).toUpperCase();
+  // Printable ASCII without a space, as nearly every number is, has nothing to trim, collapse or replace.
+  return (PLAIN_NUMBER.test(companyNumber) ? companyNumber : normalizeSearchText(companyNumber)).toUpperCase();
 }
 
 /** Whether search terms could be a company number (no space, within its cap), as `company(...)` searches for one. */

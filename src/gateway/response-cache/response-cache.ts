@@ -108,7 +108,7 @@ export class ResponseCache {
     const { headers } = request;
     // Each part ends at a line break, which none can hold (Node refuses one in a header or the target), and the body comes last.
     const head = `${this.#generation}\n${request.method}\n${headers.accept ?? ''}\n${headers['content-type'] ?? ''}\n${request.url ?? ''}\n`;
-    return entryKey(body === undefined ? head : Buffer.concat([Buffer.from(head), body]));
+    return body === undefined ? entryKey(head) : entryKey(head, body);
   }
 
   get(key: string): SerializedAnswer | undefined {
