@@ -51,7 +51,12 @@ describe('the fleet on Redis Sentinel (deploy/compose/compose.sentinel.yaml, fle
     const load = startLoad(`http://127.0.0.1:${fleet.ports.fleet}`);
     try {
       await within(load.more(50), SAFETY_MS, 'traffic before the failover');
-      expect(await sentinel('SENTINEL', 'FAILOVER', 'fleet')).toBe('OK');
+      // A sentinel that has not yet heard from a replica answers NOGOODSLAVE (a busy host's start): asked again until it has.
+      const failover = await waitFor('a sentinel to start the failover', async () => {
+        const answer = await sentinel('SENTINEL', 'FAILOVER', 'fleet');
+        return answer.startsWith('NOGOODSLAVE') ? undefined : answer;
+      });
+      expect(failover).toBe('OK');
       await waitFor('the sentinels to name a replica master', async () => ((await master()) !== 'redis' ? true : undefined));
       // Every gateway on the new master: none in an outage (each one it logged has ended), and the fleet sharing again.
       await waitFor('every gateway sharing on the new master', async () => {
