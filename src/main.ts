@@ -9,7 +9,6 @@ import type { LookupService } from './lookup-service/index.js';
 import { onStopSignal } from './shared/stop-signals.js';
 import { startTracing } from './gateway/observability/tracing.js';
 import { Reloader } from './gateway/reload/reloader.js';
-import { limitHeapGrowth } from './gateway/heap-growth.js';
 
 /** The release running, as package.json names it (the image's version label is the same): on the ready line, so that a log tells which release answered. */
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -24,7 +23,6 @@ async function main(): Promise<void> {
     process.stdout.write(settingsHelp());
     return;
   }
-  limitHeapGrowth();
   // SIGHUP reloads (gateway/reload/); Node's default for it ends the process, so it is taken from the first moment, even
   // where nothing is configured to reload. One that comes while the gateway starts is answered by the check after start.
   let reloader: Reloader | undefined;

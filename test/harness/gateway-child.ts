@@ -32,11 +32,6 @@ const [{ readConfig }, { createLogger }, { startGateway }, { optionsOf }] = awai
   load<typeof ServerModule>('gateway/server.js'),
   load<typeof OptionsModule>('gateway/options-from-settings.js').catch(() => ({ optionsOf: undefined })),
 ]);
-// As main.ts does, where the checkout has it (a --baseline of the benchmark may not).
-await load<{ limitHeapGrowth: () => void }>('gateway/heap-growth.js').then(
-  ({ limitHeapGrowth }) => limitHeapGrowth(),
-  () => undefined,
-);
 
 /**
  * Starts the loaded gateway with `config`, in front of the upstream it names.
