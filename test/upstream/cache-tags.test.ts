@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { companyTag, dataTags, tagMatcher } from '../../src/upstream/cache-tags.js';
+import { companyKey, companyTag, dataTags, tagMatcher } from '../../src/upstream/cache-tags.js';
 import { normalizeSearchQuery } from '../../src/upstream/search-query.js';
 
 describe('cache tags', () => {
+  // Most numbers are printable ASCII without a space and skip the normalization; the others must not.
+  it('keys a company number trimmed, its inner whitespace collapsed and upper-cased, plain or not', () => {
+    expect(companyKey('sc012345')).toBe('SC012345');
+    expect(companyKey(' \tsc 01\u00a0\n2345 ')).toBe('SC 01 2345');
+    expect(companyKey('ab\ud800')).toBe('AB\uFFFD');
+  });
+
   // JSON carries a lone surrogate (`"\ud800"`) where UTF-8 cannot: the upstream may send one in a company number,
   // a client in its search terms.
   it('tags a company whose number holds a lone surrogate as UTF-8 writes it, and match it', () => {
