@@ -1,5 +1,6 @@
 import { tracingChannel } from 'node:diagnostics_channel';
 import { CHANNELS, type CommandTraceContext } from '@redis/client';
+import { type Alarm, systemAlarm } from '../../../src/upstream/resilience/clock.js';
 
 /** One command node-redis sent, in this process: which node it went to, and how many upstream searches had been made by then. */
 export interface SentCommand {
@@ -18,8 +19,8 @@ export interface SentCommand {
  */
 export function watchRedisCommands(upstreamSearches: () => number): {
   sent: SentCommand[];
-  /** True once a command `matches` is sent (at once if one was); false if none is within `withinMs`. */
-  whenSent(matches: (command: SentCommand) => boolean, withinMs: number): Promise<boolean>;
+  /** True once a command `matches` is sent (at once if one was); false if none is before `alarm` rings after `withinMs`. */
+  whenSent(matches: (command: SentCommand) => boolean, withinMs: number, alarm?: Alarm): Promise<boolean>;
   stop(): void;
 } {
   const sent: SentCommand[] = [];
@@ -42,20 +43,20 @@ export function watchRedisCommands(upstreamSearches: () => number): {
     asyncEnd: ignore,
     error: ignore,
   };
-  const whenSent = (matches: (command: SentCommand) => boolean, withinMs: number) =>
+  const whenSent = (matches: (command: SentCommand) => boolean, withinMs: number, alarm: Alarm = systemAlarm) =>
     sent.some(matches)
       ? Promise.resolve(true)
       : new Promise<boolean>((resolve) => {
           const settle = (found: boolean) => {
-            clearTimeout(timer);
+            cancel();
             waiting.delete(notify);
             resolve(found);
           };
           const notify = (command: SentCommand) => {
             if (matches(command)) settle(true);
           };
-          const timer = setTimeout(() => settle(false), withinMs);
           waiting.add(notify);
+          const cancel = alarm(withinMs, () => settle(false));
         });
   channel.subscribe(handlers);
   return { sent, whenSent, stop: () => channel.unsubscribe(handlers) };

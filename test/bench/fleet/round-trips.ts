@@ -20,7 +20,9 @@ async function cost(fleet: Fleet<FleetRedis>, index: number, search: { q: string
   // A window fetched is indexed under its tags, then stored, after the answer is written: the cost is counted once
   // that last step is sent, so that it is not counted in the next search's.
   if (fleet.lookup.counters.searchRequests > seen) {
-    await commands.whenSent((command) => command.script === PUBLISH_WINDOW_SCRIPT.sha1, PUBLISH_WAIT_MS);
+    const published = await commands.whenSent((command) => command.script === PUBLISH_WINDOW_SCRIPT.sha1, PUBLISH_WAIT_MS);
+    // Counted without it, the search's cost would read low and the next one's high.
+    if (!published) throw new Error(`A fetched window was not published to Redis within ${PUBLISH_WAIT_MS} ms`);
   }
   commands.stop();
   const before = commands.sent.filter((command) => command.upstreamSearchesBefore === seen).length;
